@@ -1,0 +1,36 @@
+# Every target works from a fresh clone: the venv is created and the package
+# (with its dev extra) installed on first use.
+PYTHON ?= python3
+VENV := .venv
+BIN := $(VENV)/bin
+STAMP := $(VENV)/.installed
+
+.PHONY: demo test lint figures figures-quick bench clean
+
+$(STAMP): pyproject.toml
+	test -x $(BIN)/python || $(PYTHON) -m venv $(VENV)
+	$(BIN)/python -m pip install --quiet --upgrade pip
+	$(BIN)/python -m pip install --quiet -e '.[dev]'
+	touch $(STAMP)
+
+demo: $(STAMP)
+	$(BIN)/optsched demo
+
+lint: $(STAMP)
+	$(BIN)/ruff check .
+	$(BIN)/ruff format --check .
+
+test: lint
+	$(BIN)/python -m pytest -q --nbmake notebooks tests
+
+figures: $(STAMP)
+	$(BIN)/optsched figure run all
+
+figures-quick: $(STAMP)
+	$(BIN)/optsched figure run all --quick
+
+bench: $(STAMP)
+	$(BIN)/python -m benchmarks.oasis_bench
+
+clean:
+	rm -rf $(VENV) paper_figures/out .pytest_cache

@@ -1,0 +1,20 @@
+"""Shared machinery: solver, registry, ratio harness, sweep, errors."""
+
+from .errors import (
+    InfeasibleScheduleError,
+    InvalidInstanceError,
+    OptschedError,
+    SolverError,
+)
+from .registry import PAPERS, OfflineResult, Paper, get_paper
+
+__all__ = [
+    "PAPERS",
+    "InfeasibleScheduleError",
+    "InvalidInstanceError",
+    "OfflineResult",
+    "OptschedError",
+    "Paper",
+    "SolverError",
+    "get_paper",
+]

@@ -1,0 +1,107 @@
+"""Paper records and the registry (adding a paper = one slice + one line here)."""
+
+from __future__ import annotations
+
+import importlib
+from collections.abc import Callable, Mapping
+from dataclasses import dataclass, field
+from typing import Any
+
+#: key -> module that defines ``PAPER`` (a :class:`Paper`).  One line per paper.
+_SLICES: dict[str, str] = {
+    "oasis": "optsched.oasis.paper",
+}
+
+
+@dataclass(frozen=True)
+class OfflineResult:
+    """Offline optimum of one instance as certified by the solver.
+
+    Attributes
+    ----------
+    objective
+        Objective of the incumbent schedule as recomputed by the paper's
+        checker (NaN when there is no incumbent).  It is the optimum only when
+        ``status == "optimal"``.
+    bound
+        Solver's dual bound (upper bound for max, lower bound for min).
+    status
+        ``optimal``, ``time_limit``, ``infeasible`` or ``error``.
+    runtime
+        Wall-clock seconds of the solve.
+    schedule
+        The incumbent schedule (the slice's Schedule type) or None.
+    """
+
+    objective: float
+    bound: float
+    status: str
+    runtime: float
+    schedule: Any = None
+
+
+@dataclass(frozen=True)
+class Paper:
+    """Everything the harness, CLI, figures and notebooks need about one paper.
+
+    Attributes
+    ----------
+    key, title, seed_file
+        Registry key, citation, file in ``../shared/seeds``.
+    sense
+        ``"max"`` or ``"min"``: sense of the paper's objective.
+    instance_type
+        The slice's instance class (has ``from_json`` / ``to_json``).
+    generate
+        ``generate(seed=..., **size) -> instance``.
+    algorithms
+        Algorithm name -> callable ``(inst, **params) -> schedule``; the
+        paper's own algorithm first, then its baselines.
+    check
+        ``check(inst, schedule) -> evaluation`` with ``.objective``; raises
+        ``InfeasibleScheduleError``.
+    solve_offline
+        ``solve_offline(inst, time_limit=..., **kw) -> OfflineResult``.
+    reported_ratio
+        The paper's reported empirical ratio range (lo, hi), if any.
+    demo_size
+        Size keywords for ``optsched demo`` (small, solved in seconds).
+    size_options
+        Size keyword -> (type, default, help) for the CLI.
+    """
+
+    key: str
+    title: str
+    seed_file: str
+    sense: str
+    instance_type: type
+    generate: Callable[..., Any]
+    algorithms: Mapping[str, Callable[..., Any]]
+    check: Callable[[Any, Any], Any]
+    solve_offline: Callable[..., OfflineResult]
+    reported_ratio: tuple[float, float] | None = None
+    demo_size: Mapping[str, Any] = field(default_factory=dict)
+    size_options: Mapping[str, tuple[type, Any, str]] = field(default_factory=dict)
+
+    def run(self, name: str, inst: Any, **params: Any) -> Any:
+        """Run algorithm ``name`` on ``inst`` and return its schedule."""
+        try:
+            fn = self.algorithms[name]
+        except KeyError:
+            known = ", ".join(self.algorithms)
+            raise KeyError(
+                f"{self.key}: unknown algorithm {name!r} (known: {known})"
+            ) from None
+        return fn(inst, **params)
+
+
+def get_paper(key: str) -> Paper:
+    """Return the registered :class:`Paper` for ``key`` (e.g. ``"oasis"``)."""
+    try:
+        module = _SLICES[key]
+    except KeyError:
+        raise KeyError(f"unknown paper {key!r} (known: {', '.join(_SLICES)})") from None
+    return importlib.import_module(module).PAPER
+
+
+PAPERS: tuple[str, ...] = tuple(_SLICES)

@@ -1,0 +1,390 @@
+"""OASiS: primal-dual online admission and scheduling (Bao et al., Sec. IV).
+
+Alg. 1 (``oasis``): on arrival of job ``i``, compute the best schedule ``l*``
+and payoff ``mu_i`` with Alg. 2 under the current prices; admit iff
+``mu_i > 0``, then add the job's usage to ``g_h^r(t)``, ``v_k^r(t)`` and reset
+the touched prices with the price functions (22)::
+
+    p_h^r(t) = L1 (U1^r / L1) ** (g_h^r(t) / c_h^r)
+    q_k^r(t) = L2 (U2^r / L2) ** (v_k^r(t) / c_k^r)
+
+Alg. 2 (:func:`best_schedule`): for every deadline ``t_hat = a_i..T`` take
+the DP cost ``cost(t_hat, E_i N_i)`` with
+``cost(t, D) = min_{0<=d<=D} COST_t(t, d) + cost(t - 1, D - d)``
+(memoised over all ``(t, D)``), payoff ``f_i(t_hat - a_i) - cost``; keep the
+first strictly best payoff (lines 5-6).  ``COST_t(t, d)`` deploys
+``ceil(d M_i (tau_i + 2e_i/b_i))`` workers greedily on the cheapest servers
+(per-worker price ``sum_r p_h^r(t) w_i^r``, residual capacity (30), cap
+``N_i`` (3)) and then ``min(ceil(n b_i/B_i), n)`` parameter servers greedily
+(31), (6), (7); infeasible -> +inf (lines 29-31, 36-38).
+
+Proven bound (Theorem 4): OASiS is ``2 alpha``-competitive with
+``alpha = max_r(1, ln(U1^r/L1), ln(U2^r/L2))`` (under ``w << c``).
+
+Readings adopted where the print is ambiguous (docs/errata.md):
+
+* (23)-(24) print ``f_i(ceil(E_i M_i (tau_i + 2e_i/b_i)) - a_i)``; we use the
+  largest utility a schedule can reach, ``f_i(ceil(E_i M_i(...)) - 1)`` (the
+  job runs ``ceil(E M (...))`` slots from ``a_i``), as Appendix A states.
+* Resource types no job demands (e.g. GPU on PS servers) have no finite
+  ``U^r``; their price is held at ``L`` (it multiplies zero demand anyway).
+  A capacity of 0 keeps the price at ``L`` for the same reason.
+* ``eta_1, eta_2``: the smallest values allowed by the text,
+  ``1/eta = min(1, min_i ceil(E N M(...)) sum_r w_i^r / (T sum_h sum_r c_h^r))``.
+* Servers with equal price keep their index order (stable sort).
+"""
+
+from __future__ import annotations
+
+import math
+import time
+from dataclasses import dataclass
+
+import numpy as np
+
+from .instance import OasisInstance, ceil_eps
+from .schedule import OasisSchedule
+
+
+@dataclass(frozen=True)
+class PriceParams:
+    """Parameters of the price functions (22)-(26).
+
+    Attributes
+    ----------
+    U1, U2
+        ``U_1^r`` and ``U_2^r`` (R,): largest per-unit-resource job utility.
+    L1, L2
+        Smallest per-unit-time-unit-resource job utility, scaled by
+        ``1/(4 eta)``.
+    eta1, eta2
+        Scaling factors of (25)-(26).
+    ul_scale
+        Factor applied to the ratios ``U/L`` (Fig. 6: estimates at 25%-400%).
+    """
+
+    U1: np.ndarray
+    U2: np.ndarray
+    L1: float
+    L2: float
+    eta1: float
+    eta2: float
+    ul_scale: float = 1.0
+
+    @property
+    def alpha(self) -> float:
+        """``max_r(1, ln U1^r/L1, ln U2^r/L2)`` of Theorem 4."""
+        vals = [1.0]
+        vals += [math.log(u / self.L1) for u in self.U1 if u > 0]
+        vals += [math.log(u / self.L2) for u in self.U2 if u > 0]
+        return max(vals)
+
+    @property
+    def competitive_ratio(self) -> float:
+        """``2 alpha`` (Theorem 4)."""
+        return 2.0 * self.alpha
+
+
+def price_params(inst: OasisInstance, *, ul_scale: float = 1.0) -> PriceParams:
+    """Compute U, L, eta of (23)-(26) from the instance (all jobs known).
+
+    ``ul_scale`` multiplies ``U^r / L`` (keeping ``L``) to model the
+    inaccurate estimates of Fig. 6.
+    """
+    if not (ul_scale > 0):
+        raise ValueError(f"ul_scale: must be > 0, got {ul_scale!r}")
+    I, T = inst.n_jobs, inst.n_slots
+    if I == 0:
+        one = np.ones(inst.n_resources)
+        return PriceParams(one, one, 1.0, 1.0, 1.0, 1.0, ul_scale)
+    fmax = np.array([inst.utility(i, inst.min_duration[i] - 1) for i in range(I)])
+    fmin = np.array([inst.utility(i, T - inst.arrival[i]) for i in range(I)])
+    total_work = ceil_eps(inst.work).astype(float)  # ceil(E N M (tau + 2e/b))
+
+    def side(dem: np.ndarray, cap: np.ndarray):
+        inv_eta = min(
+            1.0, float(np.min(total_work * dem.sum(axis=1) / (T * cap.sum())))
+        )
+        eta = 1.0 / inv_eta
+        L = float(np.min(fmin / (total_work * dem.sum(axis=1)))) / (4.0 * eta)
+        U = np.empty(dem.shape[1])
+        for r in range(dem.shape[1]):
+            pos = dem[:, r] > 0
+            U[r] = float(np.max(fmax[pos] / dem[pos, r])) * ul_scale if pos.any() else L
+        return U, L, eta
+
+    U1, L1, eta1 = side(inst.w, inst.c_worker)
+    U2, L2, eta2 = side(inst.s, inst.c_ps)
+    return PriceParams(U1, U2, L1, L2, eta1, eta2, ul_scale)
+
+
+def price(L: float, U: np.ndarray, used: np.ndarray, cap: np.ndarray) -> np.ndarray:
+    """Price function (22): ``L (U/L) ** (used/cap)``, per resource (last axis)."""
+    with np.errstate(divide="ignore", invalid="ignore"):
+        frac = np.where(cap > 0, used / np.where(cap > 0, cap, 1.0), 0.0)
+    return L * (U / L) ** frac
+
+
+def slot_cost_curve(
+    inst: OasisInstance,
+    i: int,
+    p: np.ndarray,
+    q: np.ndarray,
+    g: np.ndarray,
+    v: np.ndarray,
+) -> np.ndarray:
+    """Greedy cost of COST_t for ``n = 0..N_i`` workers in one slot.
+
+    Parameters
+    ----------
+    p, q
+        Prices ``p_h^r(t)`` (H, R) and ``q_k^r(t)`` (K, R) of the slot.
+    g, v
+        Allocated amounts ``g_h^r(t)`` (H, R) and ``v_k^r(t)`` (K, R); pass
+        zeros for an empty cluster.
+
+    Returns
+    -------
+    numpy.ndarray
+        ``cost[n]`` (length ``N_i + 1``); ``inf`` where ``n`` workers or their
+        ``min(ceil(n b/B), n)`` parameter servers cannot be placed.
+    """
+    Ni = int(inst.N[i])
+    w, s = inst.w[i], inst.s[i]
+    wcost = _sorted_unit_costs(p @ w, _caps(inst.c_worker - g, w), Ni)
+    n = np.arange(Ni + 1)
+    cost = np.full(Ni + 1, np.inf)
+    ok = n < len(wcost) + 1
+    cw = np.concatenate(([0.0], np.cumsum(wcost)))
+    cost[ok] = cw[n[ok]]
+    m = _ps_needed(inst, i, n)
+    pcost = _sorted_unit_costs(q @ s, _caps(inst.c_ps - v, s), Ni)
+    cp = np.concatenate(([0.0], np.cumsum(pcost)))
+    feas = ok & (m <= len(pcost)) & (m * inst.B[i] >= n * inst.b[i] - 1e-9)
+    cost[feas] += cp[m[feas]]
+    cost[~feas] = np.inf
+    return cost
+
+
+def _caps(residual: np.ndarray, dem: np.ndarray) -> np.ndarray:
+    """(30)/(31): ``min_r floor((c - g) / w)`` over resources with ``w > 0``."""
+    pos = dem > 0
+    with np.errstate(divide="ignore"):
+        per = np.floor(residual[:, pos] / dem[pos] + 1e-9)
+    return np.maximum(per.min(axis=1), 0).astype(np.int64)
+
+
+def _sorted_unit_costs(unit: np.ndarray, caps: np.ndarray, limit: int) -> np.ndarray:
+    """Unit prices of the greedy: servers in non-decreasing price, each ``cap`` times."""
+    order = np.argsort(unit, kind="stable")
+    return np.repeat(unit[order], caps[order])[:limit]
+
+
+def _ps_needed(inst: OasisInstance, i: int, n: np.ndarray) -> np.ndarray:
+    """Line 34: ``min(ceil(n b_i / B_i), n)`` parameter servers for ``n`` workers."""
+    return np.minimum(ceil_eps(n * inst.b[i] / inst.B[i]), n)
+
+
+def place(
+    inst: OasisInstance,
+    i: int,
+    n: int,
+    p: np.ndarray,
+    q: np.ndarray,
+    g: np.ndarray,
+    v: np.ndarray,
+) -> tuple[np.ndarray, np.ndarray]:
+    """Greedy placement of COST_t (lines 22-38) for ``n`` workers in one slot.
+
+    Returns ``(y_h, z_k)``; the caller must have checked feasibility with
+    :func:`slot_cost_curve`.
+    """
+    y = _fill(p @ inst.w[i], _caps(inst.c_worker - g, inst.w[i]), n)
+    m = int(_ps_needed(inst, i, np.array([n]))[0])
+    z = _fill(q @ inst.s[i], _caps(inst.c_ps - v, inst.s[i]), m)
+    return y, z
+
+
+def _fill(unit: np.ndarray, caps: np.ndarray, n: int) -> np.ndarray:
+    out = np.zeros(len(unit), dtype=np.int64)
+    for h in np.argsort(unit, kind="stable"):
+        take = min(int(caps[h]), n)
+        out[h] = take
+        n -= take
+        if n == 0:
+            break
+    if n > 0:
+        raise RuntimeError("place(): infeasible deployment requested")
+    return out
+
+
+@dataclass(frozen=True)
+class BestSchedule:
+    """Output of Alg. 2 for one job.
+
+    Attributes
+    ----------
+    payoff
+        ``mu_i`` (0 when no schedule has positive payoff).
+    deadline
+        ``t_hat`` of ``l*`` (1-based), 0 when none.
+    chunks
+        ``d_t``: chunks trained per slot (T,) in ``l*``.
+    workers, ps
+        ``y_ih(t)`` (H, T) and ``z_ik(t)`` (K, T) of ``l*``.
+    cost
+        Resource cost of ``l*`` at the current prices.
+    dp_cost
+        ``cost(t, E_i N_i)`` for ``t = 1..T`` (inf before ``a_i``), the DP
+        table's last column (useful for teaching).
+    """
+
+    payoff: float
+    deadline: int
+    chunks: np.ndarray
+    workers: np.ndarray
+    ps: np.ndarray
+    cost: float
+    dp_cost: np.ndarray
+
+
+def best_schedule(
+    inst: OasisInstance,
+    i: int,
+    p: np.ndarray,
+    q: np.ndarray,
+    g: np.ndarray,
+    v: np.ndarray,
+) -> BestSchedule:
+    """Alg. 2: best schedule ``l*`` and payoff ``mu_i`` of job ``i``.
+
+    Parameters
+    ----------
+    p, q
+        Current prices (H, R, T) and (K, R, T).
+    g, v
+        Current allocations (H, R, T) and (K, R, T).
+    """
+    T = inst.n_slots
+    a = int(inst.arrival[i])
+    D = int(inst.E[i] * inst.N[i])
+    theta = float(inst.chunk_time[i])
+    H, K = inst.n_worker_servers, inst.n_ps_servers
+    need = ceil_eps(np.arange(D + 1) * theta)  # workers for d chunks (line 24)
+    dgrid = np.arange(D + 1)
+    diff = dgrid[:, None] - dgrid[None, :]  # d - d'
+    valid = diff >= 0
+    diffc = np.where(valid, diff, 0)
+    prev = np.full(D + 1, np.inf)
+    prev[0] = 0.0
+    arg = np.zeros((T + 1, D + 1), dtype=np.int64)  # arg[t, d] = d_t (chunks in t)
+    last_col = np.full(T, np.inf)
+    curves: dict[int, np.ndarray] = {}
+    best_mu, best_t = 0.0, 0
+    for t in range(a, T + 1):
+        curve = slot_cost_curve(
+            inst, i, p[:, :, t - 1], q[:, :, t - 1], g[:, :, t - 1], v[:, :, t - 1]
+        )
+        curves[t] = curve
+        ct = np.full(D + 1, np.inf)
+        fits = need < len(curve)
+        ct[fits] = curve[need[fits]]
+        A = np.where(valid, ct[None, :] + prev[diffc], np.inf)
+        arg[t] = np.argmin(A, axis=1)
+        prev = A[dgrid, arg[t]]
+        last_col[t - 1] = prev[D]
+        mu = inst.utility(i, t - a) - prev[D]
+        if mu > best_mu:  # strict, first best wins (Alg. 2 lines 5-6)
+            best_mu, best_t = float(mu), t
+    chunks = np.zeros(T, dtype=np.int64)
+    y = np.zeros((H, T), dtype=np.int64)
+    z = np.zeros((K, T), dtype=np.int64)
+    cost = 0.0
+    if best_t:
+        rem = D
+        for t in range(best_t, a - 1, -1):
+            d = int(arg[t, rem])
+            chunks[t - 1] = d
+            rem -= d
+            n = int(need[d])
+            if n:
+                yt, zt = place(
+                    inst,
+                    i,
+                    n,
+                    p[:, :, t - 1],
+                    q[:, :, t - 1],
+                    g[:, :, t - 1],
+                    v[:, :, t - 1],
+                )
+                y[:, t - 1], z[:, t - 1] = yt, zt
+                cost += float(curves[t][n])
+        assert rem == 0
+    return BestSchedule(best_mu, best_t, chunks, y, z, cost, last_col)
+
+
+def oasis(
+    inst: OasisInstance,
+    *,
+    ul_scale: float = 1.0,
+    params: PriceParams | None = None,
+) -> OasisSchedule:
+    """OASiS (Alg. 1 with Alg. 2), jobs processed in arrival order.
+
+    Parameters
+    ----------
+    inst
+        The instance.
+    ul_scale
+        Multiply the ratios ``U^r/L`` by this factor (Fig. 6); ignored when
+        ``params`` is given.
+    params
+        Price-function parameters to use (estimates); default computed from
+        the instance by (23)-(26).
+
+    Returns
+    -------
+    OasisSchedule
+        With ``payoff`` (``mu_i``), final ``worker_prices`` / ``ps_prices`` and
+        ``meta`` holding ``params``, ``alpha``, per-job ``decision_time_s``.
+    """
+    pp = params if params is not None else price_params(inst, ul_scale=ul_scale)
+    I, H, K, R, T = (
+        inst.n_jobs,
+        inst.n_worker_servers,
+        inst.n_ps_servers,
+        inst.n_resources,
+        inst.n_slots,
+    )
+    g = np.zeros((H, R, T))
+    v = np.zeros((K, R, T))
+    p = np.broadcast_to(pp.L1 * np.ones((1, R, 1)), (H, R, T)).copy()
+    q = np.broadcast_to(pp.L2 * np.ones((1, R, 1)), (K, R, T)).copy()
+    sched = OasisSchedule.empty(inst, "oasis")
+    payoff = np.zeros(I)
+    times = np.zeros(I)
+    for i in range(I):
+        t0 = time.perf_counter()
+        best = best_schedule(inst, i, p, q, g, v)
+        payoff[i] = best.payoff
+        if best.payoff > 0:  # Alg. 1 line 4
+            sched.admitted[i] = True
+            sched.workers[i] = best.workers
+            sched.ps[i] = best.ps
+            g += inst.w[i][None, :, None] * best.workers[:, None, :]
+            v += inst.s[i][None, :, None] * best.ps[:, None, :]
+            used = np.flatnonzero(best.workers.sum(axis=0) + best.ps.sum(axis=0))
+            for t in used:  # lines 8, 10: reprice touched slots
+                p[:, :, t] = price(pp.L1, pp.U1[None, :], g[:, :, t], inst.c_worker)
+                q[:, :, t] = price(pp.L2, pp.U2[None, :], v[:, :, t], inst.c_ps)
+        times[i] = time.perf_counter() - t0
+    return OasisSchedule(
+        admitted=sched.admitted,
+        workers=sched.workers,
+        ps=sched.ps,
+        algorithm="oasis",
+        payoff=payoff,
+        worker_prices=p,
+        ps_prices=q,
+        meta={"params": pp, "alpha": pp.alpha, "decision_time_s": times},
+    )
