@@ -1,0 +1,60 @@
+"""Registry record of the OASiS paper (Bao et al., INFOCOM 2018)."""
+
+from __future__ import annotations
+
+import importlib
+from collections.abc import Callable
+from typing import Any
+
+from optsched.core.registry import OfflineResult, Paper
+
+from .check import check
+from .instance import OasisInstance, generate
+from .online import oasis
+
+
+def _lazy(module: str, name: str) -> Callable[..., Any]:
+    """Import ``module.name`` on first call (keeps ``import optsched`` light)."""
+
+    def call(*args: Any, **kwargs: Any) -> Any:
+        return getattr(importlib.import_module(module), name)(*args, **kwargs)
+
+    call.__name__ = name
+    call.__doc__ = f"Lazy alias of {module}.{name}."
+    return call
+
+
+def solve_offline(
+    inst: OasisInstance, *, time_limit: float | None = 60.0, **kw: Any
+) -> OfflineResult:
+    """Exact offline optimum of (1)-(13) by the MILP of ``optsched.models.oasis``."""
+    from optsched.models.oasis import solve_offline as _solve
+
+    return _solve(inst, time_limit=time_limit, **kw)
+
+
+PAPER = Paper(
+    key="oasis",
+    title="Bao, Peng, Wu, Li: Online Job Scheduling in Distributed Machine Learning Clusters (INFOCOM 2018)",
+    seed_file="001_1db5ded823e0cb57.txt",
+    sense="max",
+    instance_type=OasisInstance,
+    generate=generate,
+    algorithms={
+        "oasis": oasis,
+        "fifo": _lazy("optsched.oasis.baselines", "fifo"),
+        "drf": _lazy("optsched.oasis.baselines", "drf"),
+        "rrh": _lazy("optsched.oasis.baselines", "rrh"),
+        "dorm": _lazy("optsched.oasis.baselines", "dorm"),
+    },
+    check=check,
+    solve_offline=solve_offline,
+    reported_ratio=(1.1, 1.5),
+    demo_size={"n_jobs": 6, "n_slots": 8, "n_worker_servers": 2, "n_ps_servers": 2},
+    size_options={
+        "n_jobs": (int, 10, "number of jobs I"),
+        "n_slots": (int, 10, "number of slots T"),
+        "n_worker_servers": (int, 2, "worker servers H"),
+        "n_ps_servers": (int, 2, "parameter-server servers K"),
+    },
+)
