@@ -10,6 +10,7 @@ from typing import Any
 #: key -> module that defines ``PAPER`` (a :class:`Paper`).  One line per paper.
 _SLICES: dict[str, str] = {
     "oasis": "optsched.oasis.paper",
+    "hetero": "optsched.hetero.paper",
 }
 
 

@@ -1,0 +1,719 @@
+"""HAS: feasible-solution categories (Alg. 1) and matching markets (Alg. 2).
+
+Liu, Wang, Huang, Pan, "Sampling-Based Multi-Job Placement for Heterogeneous
+Deep Learning Clusters", IEEE TPDS 2024, Sec. IV-C to IV-E.
+
+Alg. 1 (:func:`enumerate_categories`) lists
+``Psi = {(K_1, ..., K_S) : sum_i K_i = K, K_i >= 1}`` (``|Psi| = C(K-1, S-1)``)
+in the paper's order: ``K_2`` is a counter running from 1 to
+``K_hat_2`` (15), and ``K_i`` (``i >= 3``) advances whenever ``K_{i-1}`` wraps
+back to 1; ``K_1 = K - sum_{j >= 2} K_j``.  Equivalently: ascending
+lexicographic order of ``(K_S, K_{S-1}, ..., K_2)``.
+:func:`categories_array` builds the same list as an array.
+
+Alg. 2 (:func:`has`) solves, for every category, the throughput maximisation
+P3 (18) s.t. (17) with a matching market (sellers = workers, buyers = jobs):
+payoffs ``Gamma_{i,k} = rho_{i,k} - p_k`` (19), (23); while the preferred graph
+has a constricted set, select a worker ``k`` in it and raise (22)::
+
+    p_k <- p_k + max{1, max_{i in S_c} (V_i - V_i^k)},
+    V_i = sum_top(Gamma_i, K_i) (20),  V_i^k = sum_top(Gamma_i minus Gamma_{i,k}, K_i) (21).
+
+When the market clears, the placement of the category is read off the
+preferred graph, its average JCT (8) is computed with the proportional split
+(12), and the category with the lowest JCT wins (line 17, strict ``<``: the
+first category in Alg. 1 order wins ties).
+
+Claimed properties: Theorem 1 (the pricing terminates within ``P_max`` (28)
+rounds) and Theorem 2 (the placement of every category maximises P3).
+Theorem 1 fails for fractional throughputs (see :func:`market` and
+docs/errata.md); with integer throughputs no counter-example is known and
+the tests check termination within ``P_max`` rounds.  Theorem 2 holds for
+every market that clears.  HAS itself has no JCT guarantee (Table II: 6.0%
+above the optimum).
+
+Readings adopted (docs/hetero.md, docs/errata.md)
+-------------------------------------------------
+* **Preferred graph of a job that needs ``K_i`` workers.**  Let ``theta_i`` be
+  the ``K_i``-th largest payoff of job ``i``.  Job ``i`` demands a *set*: the
+  workers with payoff strictly above ``theta_i`` are *needed*, those tied at
+  ``theta_i`` are interchangeable, and any ``K_i`` - #needed of them complete
+  the set.  The market clears when every job can hold one of its demanded
+  sets at once, i.e. when the bipartite graph of job *slots* (one slot per
+  needed worker, adjacent to that worker only, plus ``K_i`` - #needed free
+  slots adjacent to the tied workers) has a perfect matching.
+* **Constricted set.**  Otherwise, from the first unmatched slot of a maximum
+  matching the alternating tree gives a Hall violator: a set ``X`` of slots
+  whose neighbourhood ``K_c`` has ``|X| - 1`` workers.  ``S_c`` are the jobs
+  owning the slots of ``X``.  Alg. 2 line 6 "select ``k in K_c``" takes the
+  lowest-index worker.  (22) prints ``max_{i in K_c}``; Alg. 2 line 7-11 take
+  it over ``i in S_c``, which is what we use.
+* **Prices are reset to 0 for every category** (the pseudo-code initialises
+  ``p_k`` once before the loop over ``Psi`` but resets ``Gamma_i <- rho_i`` at
+  line 2, which is only consistent with ``p = 0``).
+* **Ties** are payoffs within ``tol`` (default ``1e-9 max(1, max rho)``) of
+  ``theta_i``, to absorb floating-point error in ``rho - p``.
+
+With these readings every terminal state is optimal for P3 (first welfare
+theorem: every job holds a set maximising ``sum_{k} Gamma_{i,k}``, all workers
+are sold, so the prices cancel in any comparison) -- Theorem 2 -- and the
+prices are an optimal solution of the LP dual of P3 (tested against
+``optsched.models.hetero``).  Two simpler readings fail: per-slot arg-max
+preferences never clear with real-valued throughputs, and "top ``K_i`` with
+ties" without the needed workers stops at sub-optimal allocations (Table II's
+``{1, 3}`` row: VGG-19 on {T4, T4, V100}, 4,166 samples/s instead of 4,667).
+"""
+
+from __future__ import annotations
+
+import math
+from collections.abc import Iterable, Iterator, Sequence
+from dataclasses import dataclass
+from itertools import combinations
+
+import numpy as np
+
+from .instance import HeteroInstance
+from .jct import avg_jct
+from .schedule import HeteroPlacement
+
+# ---------------------------------------------------------------------------
+# Alg. 1: systematic enumeration of the feasible solution categories
+# ---------------------------------------------------------------------------
+
+
+def n_categories(n_workers: int, n_jobs: int) -> int:
+    """``|Psi| = C(K - 1, S - 1)`` (stars and bars)."""
+    return math.comb(n_workers - 1, n_jobs - 1)
+
+
+def _check_ks(n_workers: int, n_jobs: int) -> None:
+    if n_jobs < 1 or n_workers < n_jobs:
+        raise ValueError(f"need 1 <= S <= K, got S = {n_jobs}, K = {n_workers}")
+
+
+def enumerate_categories(n_workers: int, n_jobs: int) -> Iterator[tuple[int, ...]]:
+    """Alg. 1: yield every category ``(K_1, ..., K_S)`` of ``Psi`` in the paper's order.
+
+    Line by line: start from ``(K - S + 1, 1, ..., 1)``; after emitting a
+    category, ``K_2 <- K_2 + 1`` if ``K_2 < K_hat_2`` else 1; for
+    ``i = 3..S``, if ``K_{i-1}`` was just set to 1, ``K_i <- K_i + 1`` if
+    ``K_i < K_hat_i`` else 1, with ``K_hat_i = K - (i - 1) - sum_{j > i} K_j``
+    (15); finally ``K_1 = K - sum_{j >= 2} K_j``.  The loop of Alg. 1 stops at
+    the first category already in ``Psi``; the counter is a single cycle
+    through ``Psi``, so that is the initial category, which is what is tested
+    here (no set of seen categories is kept).
+    """
+    K, S = int(n_workers), int(n_jobs)
+    _check_ks(K, S)
+    if S == 1:
+        yield (K,)
+        return
+    start = [K - S + 1] + [1] * (S - 1)
+    cur = list(start)
+    while True:
+        yield tuple(cur)
+        wrapped = True  # K_2 always advances
+        for i in range(2, S + 1):  # paper's 1-based job index
+            if not wrapped:
+                break
+            j = i - 1
+            hat = K - (i - 1) - sum(cur[j + 1 :])
+            if cur[j] < hat:
+                cur[j] += 1
+                wrapped = False
+            else:
+                cur[j] = 1
+        cur[0] = K - sum(cur[1:])
+        if cur == start:
+            return
+
+
+def categories_array(n_workers: int, n_jobs: int) -> np.ndarray:
+    """All of ``Psi`` as an ``(|Psi|, S)`` int array in Alg. 1 order (vectorised).
+
+    Stars and bars: the ``S - 1`` cut points ``c_1 < ... < c_{S-1}`` in
+    ``1..K-1`` give ``K_1 = c_1``, ``K_j = c_j - c_{j-1}``,
+    ``K_S = K - c_{S-1}``; the rows are then sorted by ``(K_S, ..., K_2)``.
+    """
+    K, S = int(n_workers), int(n_jobs)
+    _check_ks(K, S)
+    if S == 1:
+        return np.array([[K]], dtype=np.int64)
+    n = n_categories(K, S)
+    cuts = np.fromiter(
+        (c for comb in combinations(range(1, K), S - 1) for c in comb),
+        dtype=np.int64,
+        count=n * (S - 1),
+    ).reshape(n, S - 1)
+    edges = np.concatenate(
+        [np.zeros((n, 1), np.int64), cuts, np.full((n, 1), K, np.int64)], axis=1
+    )
+    parts = np.diff(edges, axis=1)
+    order = np.lexsort(tuple(parts[:, j] for j in range(1, S)))
+    return parts[order]
+
+
+# ---------------------------------------------------------------------------
+# Alg. 2: matching market for one category
+# ---------------------------------------------------------------------------
+
+
+@dataclass(frozen=True, eq=False)
+class MarketResult:
+    """Outcome of the pricing loop of Alg. 2 (lines 2-16) for one category.
+
+    Attributes
+    ----------
+    category
+        ``(K_1, ..., K_S)``.
+    assignment
+        Job of every worker (K,) read off the cleared preferred graph.
+    prices
+        Final prices ``p_k`` (K,): market-clearing prices, hence an optimal
+        solution of the LP dual of P3 (``optsched.models.hetero``).
+    rounds
+        Number of price rises (iterations of the while loop); for a market
+        that did not clear, the rises made until that was detected.
+    throughput
+        ``V_i = sum_{k in kappa_i} rho_{i,k}`` (13) per job on the market's
+        ``rho``.
+    cleared
+        True when rule (22) cleared the market; False when it cycled and the
+        category was solved exactly instead (``on_cycle="exact"``).
+    """
+
+    category: tuple[int, ...]
+    assignment: np.ndarray
+    prices: np.ndarray
+    rounds: int
+    throughput: np.ndarray
+    cleared: bool = True
+
+    @property
+    def total(self) -> float:
+        """Objective of P3 (18): ``sum_i V_i``."""
+        return float(self.throughput.sum())
+
+
+def sum_top(values: np.ndarray, n: int) -> float:
+    """``sum_top(Gamma, n)``: sum of the ``n`` largest entries (20)."""
+    v = np.asarray(values, dtype=float)
+    if n <= 0:
+        return 0.0
+    if n >= v.size:
+        return float(v.sum())
+    return float(np.sort(v)[-n:].sum())
+
+
+def _demand_graph(
+    gamma: np.ndarray, category: Sequence[int], tol: float
+) -> tuple[list[list[int]], list[int], np.ndarray]:
+    """Job slots of the preferred graph: adjacency lists, owning job, sorted payoffs.
+
+    Slots are listed job by job: first one slot per needed worker (payoff
+    strictly above ``theta_i``, adjacent to that worker only), then
+    ``K_i`` - #needed free slots adjacent to the workers tied at ``theta_i``.
+    """
+    S, K = gamma.shape
+    srt = np.sort(gamma, axis=1)[:, ::-1]  # descending payoffs per job
+    cat = np.asarray(category, dtype=np.int64)
+    theta = srt[np.arange(S), cat - 1]
+    needed = (gamma > (theta + tol)[:, None]).tolist()
+    tied = (np.abs(gamma - theta[:, None]) <= tol).tolist()
+    adj: list[list[int]] = []
+    owner: list[int] = []
+    for i in range(S):
+        row_needed = [k for k in range(K) if needed[i][k]]
+        row_tied = [k for k in range(K) if tied[i][k]]
+        for k in row_needed:
+            adj.append([k])
+            owner.append(i)
+        for _ in range(int(cat[i]) - len(row_needed)):
+            adj.append(row_tied)
+            owner.append(i)
+    return adj, owner, srt
+
+
+def _max_matching(adj: list[list[int]], n_workers: int) -> tuple[list[int], list[int]]:
+    """Maximum bipartite matching slots -> workers (augmenting paths, Kuhn).
+
+    Slots are processed in order; each gets an augmenting-path search
+    (iterative depth-first, workers tried in index order).
+    """
+    slot_to = [-1] * len(adj)
+    worker_to = [-1] * n_workers
+    # Workers visited by a failed search cannot reach a free worker while the
+    # matching is unchanged, so ``dead`` is kept until the next augmentation.
+    dead = [False] * n_workers
+    for root in range(len(adj)):
+        # cheap first pass: a free adjacent worker
+        for w in adj[root]:
+            if worker_to[w] < 0:
+                worker_to[w] = root
+                slot_to[root] = w
+                break
+        if slot_to[root] >= 0:
+            continue
+        seen = list(dead)
+        stack = [(root, 0)]  # (slot, next adjacency position)
+        via: dict[int, int] = {}  # worker -> slot it was reached from
+        found = -1
+        while stack:
+            s, pos = stack[-1]
+            nbrs = adj[s]
+            if pos >= len(nbrs):
+                stack.pop()
+                continue
+            stack[-1] = (s, pos + 1)
+            w = nbrs[pos]
+            if seen[w]:
+                continue
+            seen[w] = True
+            via[w] = s
+            if worker_to[w] < 0:
+                found = w
+                break
+            stack.append((worker_to[w], 0))
+        if found < 0:
+            dead = seen
+            continue
+        dead = [False] * n_workers
+        w = found
+        while True:  # flip the augmenting path
+            s = via[w]
+            prev = slot_to[s]
+            slot_to[s] = w
+            worker_to[w] = s
+            if s == root:
+                break
+            w = prev
+    return slot_to, worker_to
+
+
+def _hall_violator(
+    adj: list[list[int]], slot_to: list[int], worker_to: list[int]
+) -> tuple[list[int], list[int]]:
+    """Slots ``X`` reachable by alternating paths from the first unmatched slot, and ``N(X)``."""
+    s0 = slot_to.index(-1)
+    slots = [s0]
+    in_x = {s0}
+    workers: set[int] = set()
+    q = 0
+    while q < len(slots):
+        s = slots[q]
+        q += 1
+        for w in adj[s]:
+            if w in workers:
+                continue
+            workers.add(w)
+            s2 = worker_to[w]  # matched, else there would be an augmenting path
+            if s2 not in in_x:
+                in_x.add(s2)
+                slots.append(s2)
+    return sorted(slots), sorted(workers)
+
+
+def _gain(gamma: np.ndarray, srt: np.ndarray, n: int, i: int, k: int) -> float:
+    """``V_i - V_i^k`` of (20)-(21) from job ``i``'s descending payoffs ``srt[i]``."""
+    g_k = gamma[i, k]
+    if n < gamma.shape[1] and g_k >= srt[i, n - 1]:
+        return float(g_k - srt[i, n])
+    return 0.0
+
+
+def _validate_category(category: Sequence[int], n_jobs: int, n_workers: int) -> None:
+    cat = [int(x) for x in category]
+    if len(cat) != n_jobs or min(cat) < 1 or sum(cat) != n_workers:
+        raise ValueError(
+            f"category: need {n_jobs} positive integers summing to K = {n_workers}, "
+            f"got {tuple(category)}"
+        )
+
+
+class MarketCycleError(RuntimeError):
+    """The pricing rule (22) revisited a relative price vector: it never clears.
+
+    Attributes
+    ----------
+    category
+        The category whose market cycles.
+    prices
+        Prices when the repetition was detected.
+    rounds
+        Price rises performed so far.
+    """
+
+    def __init__(
+        self, message: str, category: tuple[int, ...], prices: np.ndarray, rounds: int
+    ) -> None:
+        super().__init__(message)
+        self.category = category
+        self.prices = prices
+        self.rounds = rounds
+
+
+def exact_p3(rho: np.ndarray, category: Sequence[int]) -> np.ndarray:
+    """Optimal assignment of P3 (18) for one category by the Hungarian method.
+
+    Job ``i`` is expanded into ``K_i`` identical slots and
+    ``scipy.optimize.linear_sum_assignment`` maximises the total throughput.
+    Returns the job of every worker (K,).
+    """
+    from scipy.optimize import linear_sum_assignment
+
+    rho = np.asarray(rho, dtype=float)
+    owner = np.repeat(np.arange(rho.shape[0]), [int(c) for c in category])
+    rows, cols = linear_sum_assignment(rho[owner], maximize=True)
+    assignment = np.empty(rho.shape[1], dtype=np.int64)
+    assignment[cols] = owner[rows]
+    return assignment
+
+
+def equilibrium_prices(rho: np.ndarray, assignment: np.ndarray) -> np.ndarray:
+    """Market-clearing prices supporting ``assignment``, the smallest one being 0.
+
+    Prices clear the market for ``assignment`` iff every job weakly prefers
+    each of its workers to every other worker:
+    ``p_w - p_v <= rho_{i,w} - rho_{i,v}`` for every worker ``w`` of job ``i``
+    and every worker ``v``.  These difference constraints are solved by
+    Bellman-Ford shortest paths (feasible iff the assignment is optimal for
+    P3); the result is shifted so that the smallest price is 0.
+
+    Raises
+    ------
+    ValueError
+        If ``assignment`` is not optimal for its category (negative cycle).
+    """
+    rho = np.asarray(rho, dtype=float)
+    a = np.asarray(assignment, dtype=np.int64)
+    K = rho.shape[1]
+    # edge v -> w with weight rho[a_w, w] - rho[a_w, v]  (dist[w] <= dist[v] + weight)
+    weight = rho[a, np.arange(K)][None, :] - rho[a][:, :].T  # weight[v, w]
+    dist = np.zeros(K)
+    tol = 1e-9 * max(1.0, float(np.abs(rho).max()))
+    for _ in range(K + 1):
+        new = np.minimum(dist, (dist[:, None] + weight).min(axis=0))
+        if np.all(new >= dist - tol):
+            return dist - dist.min()
+        dist = new
+    raise ValueError("assignment is not optimal for P3: no clearing prices exist")
+
+
+class _PeriodFinder:
+    """Exact fast-forward of periodic stretches of the pricing loop.
+
+    Rule (22) often rotates unit price rises through a class of identical
+    workers (same throughput column): every ``m`` rounds the same preferred
+    graphs, selected workers and steps recur while the prices of a set of
+    workers grow by ``d`` per period.  The decisions of a round only depend on
+    the order relations (``>``, tie, ``<`` with tolerance ``tol``) between the
+    payoffs of each job and on the steps ``max{1, V_i - V_i^k}``.  When a
+    round's decisions repeat those of an earlier round, this class computes
+    the largest number ``n`` of further periods during which no relation
+    changes and no step changes (all quantities move linearly with the
+    period), and the loop then applies ``n`` periods at once.  The result is
+    identical to the round-by-round loop (tested with ``accelerate=False``).
+    """
+
+    def __init__(self, rho: np.ndarray, cat: list[int], tol: float) -> None:
+        self.rho = rho
+        self.cat = cat
+        self.tol = tol
+        self.reset()
+
+    def reset(self) -> None:
+        """Forget the recorded rounds."""
+        self.index: dict[tuple, int] = {}
+        self.rounds: list[tuple[np.ndarray, int, list[int]]] = []
+
+    def observe(
+        self,
+        p: np.ndarray,
+        adj: list[list[int]],
+        owner: list[int],
+        k: int,
+        s_c: list[int],
+        step: float,
+        budget: int,
+    ) -> tuple[int, np.ndarray, int] | None:
+        """Record a round; return ``(n_periods, d, m)`` if ``n >= 1`` periods can be skipped."""
+        sig = (tuple(map(tuple, adj)), tuple(owner), k, step)
+        t0 = self.index.get(sig)
+        self.index[sig] = len(self.rounds)
+        self.rounds.append((p.copy(), k, s_c))
+        if t0 is None:
+            return None
+        m = len(self.rounds) - 1 - t0
+        d = p - self.rounds[t0][0]
+        n = self._periods(t0, d)
+        n = min(n, budget // m)
+        if n < 1:
+            return None
+        self.reset()
+        return n, d, m
+
+    def _periods(self, t0: int, d: np.ndarray) -> int:
+        """Largest ``n`` such that rounds ``t0..`` replay identically ``n`` more times."""
+        if not (d > self.tol).any():
+            return 0
+        tol = self.tol
+        delta = (
+            d[:, None] - d[None, :]
+        )  # change of Gamma_w - Gamma_v per period: -delta
+        moving = np.abs(delta) > tol * 1e-3
+        best = math.inf
+        for p, k, s_c in self.rounds[t0:-1]:
+            gamma = self.rho - p[None, :]
+            diff = gamma[:, :, None] - gamma[:, None, :]  # (S, K, K): Gamma_w - Gamma_v
+            # orient so that the oriented difference decreases by |delta| per period
+            s = np.where(delta > 0, diff, -diff)[:, moving]
+            rate = np.abs(delta)[moving]
+            if s.size:
+                if (np.abs(s) <= tol).any():
+                    return 0
+                pos = s > tol
+                if pos.any():
+                    lim = (
+                        np.ceil((s[pos] - tol) / np.broadcast_to(rate, s.shape)[pos])
+                        - 1
+                    )
+                    best = min(best, float(lim.min()))
+            srt_idx = np.argsort(-gamma, axis=1, kind="stable")
+            for i in s_c:
+                n_i = self.cat[i]
+                if n_i >= gamma.shape[1]:
+                    continue
+                v = int(srt_idx[i, n_i])
+                if gamma[i, k] < gamma[i, srt_idx[i, n_i - 1]]:
+                    continue  # k not among job i's best: gain 0 (relations fixed)
+                gain = gamma[i, k] - gamma[i, v]
+                dd = d[k] - d[v]  # the gain changes by -dd per period
+                if abs(dd) <= tol * 1e-3:
+                    continue
+                if gain > 1.0:
+                    return 0
+                if dd < 0:
+                    best = min(best, math.floor((1.0 - gain) / -dd))
+        if best < 1:
+            return 0
+        return int(min(best, 1e15))
+
+
+def market(
+    rho: np.ndarray,
+    category: Sequence[int],
+    *,
+    tol: float | None = None,
+    max_rounds: int | None = None,
+    on_cycle: str = "raise",
+    accelerate: bool = True,
+) -> MarketResult:
+    """Matching market of Alg. 2 (lines 2-16) for one category: solves P3 (18).
+
+    The price rule (22) is applied as printed.  Because (22) raises a price
+    by at least one unit, it can overshoot when two workers' payoffs differ
+    by less than 1 for the competing jobs, and the relative prices then
+    repeat for ever (docs/errata.md: ``rho = [[1.5, 1.0], [1.4, 1.0]]``,
+    category ``(1, 1)``): Theorem 1 fails for fractional throughputs.  The
+    market detects the repetition (the demands only depend on price
+    differences) and then either raises :class:`MarketCycleError`
+    (``on_cycle="raise"``) or solves the category exactly
+    (``on_cycle="exact"``: :func:`exact_p3` with :func:`equilibrium_prices`),
+    returning ``cleared=False``.
+
+    Parameters
+    ----------
+    rho
+        Throughput matrix (S, K) the market runs on.
+    category
+        ``(K_1, ..., K_S)`` with ``sum_i K_i = K`` (17).
+    tol
+        Payoffs within ``tol`` of each other are ties (default
+        ``1e-9 max(1, max rho)``).
+    max_rounds
+        Cap on price rises, treated like a detected cycle when exceeded;
+        default ``ceil(P_max)`` of (28), the bound of Theorem 1.
+    on_cycle
+        ``"raise"`` or ``"exact"``.
+    accelerate
+        Fast-forward periodic stretches of unit price rises exactly
+        (:class:`_PeriodFinder`); ``False`` runs every round.
+
+    Returns
+    -------
+    MarketResult
+        Assignment, final prices (equilibrium prices of P3, the certificate of
+        Theorem 2), number of rounds and whether rule (22) cleared.
+    """
+    if on_cycle not in ("raise", "exact"):
+        raise ValueError(f"on_cycle: must be 'raise' or 'exact', got {on_cycle!r}")
+    rho = np.asarray(rho, dtype=float)
+    S, K = rho.shape
+    _validate_category(category, S, K)
+    cat = [int(x) for x in category]
+    if tol is None:
+        tol = 1e-9 * max(1.0, float(np.abs(rho).max()))
+    if max_rounds is None:
+        p_max = sum(sum_top(rho[i], cat[i]) for i in range(S))  # (28)
+        max_rounds = max(0, math.ceil(p_max))
+    grid = 1e3 * tol  # resolution of the repetition test on relative prices
+    p = np.zeros(K)
+    rounds = 0
+    seen: set[tuple[int, ...]] = set()
+    cycled = False
+    period = _PeriodFinder(rho, cat, tol) if accelerate else None
+    while True:
+        gamma = rho - p[None, :]  # (19), (23)
+        adj, owner, srt = _demand_graph(gamma, cat, tol)
+        slot_to, worker_to = _max_matching(adj, K)
+        if -1 not in slot_to:
+            break
+        key = tuple(np.rint((p - p.min()) / grid).astype(np.int64).tolist())
+        if key in seen or rounds >= max_rounds:
+            cycled = True
+            break
+        seen.add(key)
+        slots, k_c = _hall_violator(adj, slot_to, worker_to)
+        s_c = sorted({owner[s] for s in slots})
+        k = k_c[0]  # line 6: select k in K_c (lowest index)
+        # lines 7-10: V_i - V_i^k = Gamma_{i,k} - (K_i + 1)-th largest payoff
+        # when k is among job i's K_i best workers, else 0 (sum_top (20)-(21))
+        gains = [_gain(gamma, srt, cat[i], i, k) for i in s_c]
+        step = max(1.0, max(gains))  # line 11, (22)
+        if period is not None:
+            jump = period.observe(p, adj, owner, k, s_c, step, max_rounds - rounds)
+            if jump is not None:  # replay whole periods of identical rounds at once
+                n_periods, d, m = jump
+                p += n_periods * d
+                rounds += n_periods * m
+                continue
+        p[k] += step
+        rounds += 1
+    if cycled:
+        if on_cycle == "raise":
+            raise MarketCycleError(
+                f"category {tuple(cat)}: price rule (22) does not clear "
+                f"(relative prices repeat, or more than P_max = {max_rounds} "
+                f"rises, after {rounds} rises)",
+                tuple(cat),
+                p.copy(),
+                rounds,
+            )
+        assignment = exact_p3(rho, cat)
+        p = equilibrium_prices(rho, assignment)
+    else:
+        assignment = np.array([owner[worker_to[w]] for w in range(K)], dtype=np.int64)
+    V = np.zeros(S)
+    np.add.at(V, assignment, rho[assignment, np.arange(K)])
+    return MarketResult(tuple(cat), assignment, p, rounds, V, not cycled)
+
+
+@dataclass(frozen=True, eq=False)
+class CategoryResult:
+    """Alg. 2's result for one category (a row of Table II).
+
+    Attributes
+    ----------
+    market
+        The cleared market (assignment, prices, rounds, throughput).
+    avg_jct
+        Average JCT (8) of the market's placement with the proportional split
+        (12), on the throughput the algorithm decides on.
+    """
+
+    market: MarketResult
+    avg_jct: float
+
+    @property
+    def category(self) -> tuple[int, ...]:
+        """``(K_1, ..., K_S)``."""
+        return self.market.category
+
+
+def has_categories(
+    inst: HeteroInstance,
+    categories: Iterable[Sequence[int]] | None = None,
+    *,
+    tol: float | None = None,
+    max_rounds: int | None = None,
+    on_cycle: str = "exact",
+) -> list[CategoryResult]:
+    """Run the market of Alg. 2 on every category (default: all of ``Psi``, Alg. 1 order).
+
+    Decisions use ``inst.rho_hat`` (the predicted throughput when given).
+    ``tol``, ``max_rounds``, ``on_cycle``: see :func:`market`; by default a
+    category on which rule (22) cycles is solved exactly and flagged
+    (``result.market.cleared`` is False).
+    """
+    rho = inst.rho_hat
+    cats = (
+        enumerate_categories(inst.n_workers, inst.n_jobs)
+        if categories is None
+        else categories
+    )
+    out = []
+    for cat in cats:
+        m = market(rho, cat, tol=tol, max_rounds=max_rounds, on_cycle=on_cycle)
+        out.append(CategoryResult(m, avg_jct(inst, m.assignment, rho)))
+    return out
+
+
+def has(
+    inst: HeteroInstance,
+    *,
+    categories: Iterable[Sequence[int]] | None = None,
+    tol: float | None = None,
+    max_rounds: int | None = None,
+    on_cycle: str = "exact",
+) -> HeteroPlacement:
+    """Heterogeneity-Aware Scheduler (Alg. 2 over Alg. 1's ``Psi``), Sec. IV-D.
+
+    For each category the market maximises the total throughput P3 (18)
+    (Theorem 2); the category whose placement has the lowest average JCT (8)
+    under the proportional split (12) is returned (first one on ties).  No
+    JCT guarantee: P3 is a surrogate of P2 (16).
+
+    Parameters
+    ----------
+    inst
+        The instance; decisions use ``inst.rho_hat``.
+    categories
+        Restrict the search to these categories (default: all of ``Psi``).
+    tol, max_rounds, on_cycle
+        See :func:`market`.  With the default ``on_cycle="exact"`` a category
+        on which rule (22) cycles (fractional throughputs, docs/errata.md) is
+        solved exactly instead; ``"raise"`` propagates
+        :class:`MarketCycleError`.
+
+    Returns
+    -------
+    HeteroPlacement
+        With ``category`` and the final ``prices`` of the winning category;
+        ``meta["per_category"]`` holds every :class:`CategoryResult` and
+        ``meta["rounds"]`` the total number of price rises and
+        ``meta["cycled"]`` the categories on which rule (22) did not clear.
+    """
+    results = has_categories(
+        inst, categories, tol=tol, max_rounds=max_rounds, on_cycle=on_cycle
+    )
+    if not results:
+        raise ValueError("has: no category to examine")
+    best = None
+    for r in results:  # line 17: strict improvement
+        if best is None or r.avg_jct < best.avg_jct:
+            best = r
+    assert best is not None
+    return HeteroPlacement.from_assignment(
+        inst,
+        best.market.assignment,
+        algorithm="has",
+        category=best.category,
+        prices=best.market.prices,
+        meta={
+            "per_category": results,
+            "rounds": sum(r.market.rounds for r in results),
+            "cycled": [r.category for r in results if not r.market.cleared],
+            "avg_jct_predicted": best.avg_jct,
+        },
+    )
