@@ -22,6 +22,7 @@ from __future__ import annotations
 
 import math
 import time
+from collections.abc import Mapping
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -97,6 +98,7 @@ def solve(
     threads: int | None = None,
     duals: bool = False,
     verbose: bool = False,
+    options: Mapping[str, Any] | None = None,
 ) -> SolveResult:
     """Solve a Pyomo model with HiGHS and map the outcome to a SolveResult.
 
@@ -115,6 +117,8 @@ def solve(
         Import constraint duals (LPs only; must be False for MIPs).
     verbose
         Show the HiGHS log.
+    options
+        Extra HiGHS options by name (e.g. ``{"presolve_rule_off": 12288}``).
 
     Returns
     -------
@@ -135,6 +139,8 @@ def solve(
         kwargs["time_limit"] = float(time_limit)
     if threads is not None:
         kwargs["threads"] = int(threads)
+    if options:
+        kwargs["solver_options"] = dict(options)
     start = time.perf_counter()
     try:
         res = opt.solve(model, **kwargs)

@@ -93,6 +93,12 @@ class Job:
             val = self.gamma1 / (1.0 + np.exp(self.gamma2 * (d - self.gamma3)))
         return float(val) if val.ndim == 0 else val
 
+    def log_utility(self, duration: float) -> float:
+        """``ln f_i(duration)``, exact where ``f_i`` underflows (log-sum-exp)."""
+        return math.log(self.gamma1) - float(
+            np.logaddexp(0.0, self.gamma2 * (duration - self.gamma3))
+        )
+
     def to_dict(self) -> dict[str, Any]:
         """Plain-JSON representation."""
         return {

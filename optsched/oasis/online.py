@@ -48,41 +48,92 @@ from .schedule import OasisSchedule
 
 @dataclass(frozen=True)
 class PriceParams:
-    """Parameters of the price functions (22)-(26).
+    """Parameters of the price functions (22)-(26), kept in log space.
+
+    ``L`` is a minimum over ``f_i(T - a_i)``, the utility of finishing at the
+    horizon, which for time-critical sigmoid jobs is ``~ gamma1 exp(-5 (T -
+    a_i - gamma3))``: below the smallest double for ``T`` in the hundreds.
+    The parameters are therefore computed and stored as logarithms (exactly,
+    with ``log f = log gamma1 - log(1 + exp(gamma2 (d - gamma3)))``) and the
+    prices (22) are evaluated as ``exp((1 - g/c) log L + (g/c) log U)``, so
+    ``alpha = ln(U/L)`` stays finite and no price is NaN.  ``L1``/``U1`` are
+    the plain values (``L`` may underflow to 0.0).
 
     Attributes
     ----------
-    U1, U2
-        ``U_1^r`` and ``U_2^r`` (R,): largest per-unit-resource job utility.
-    L1, L2
-        Smallest per-unit-time-unit-resource job utility, scaled by
-        ``1/(4 eta)``.
+    log_U1, log_U2
+        ``ln U_1^r``, ``ln U_2^r`` (R,): largest per-unit-resource job utility
+        (23)-(24).
+    log_L1, log_L2
+        ``ln L_1``, ``ln L_2`` (25)-(26).
     eta1, eta2
         Scaling factors of (25)-(26).
     ul_scale
         Factor applied to the ratios ``U/L`` (Fig. 6: estimates at 25%-400%).
+    demanded1, demanded2
+        Resource types some job demands on worker (PS) servers; the others
+        have a constant price ``L`` (docs/errata.md).
     """
 
-    U1: np.ndarray
-    U2: np.ndarray
-    L1: float
-    L2: float
+    log_U1: np.ndarray
+    log_U2: np.ndarray
+    log_L1: float
+    log_L2: float
     eta1: float
     eta2: float
     ul_scale: float = 1.0
+    demanded1: np.ndarray | None = None
+    demanded2: np.ndarray | None = None
+
+    @property
+    def L1(self) -> float:
+        """``L_1`` (may underflow to 0.0; use ``log_L1``)."""
+        return math.exp(self.log_L1)
+
+    @property
+    def L2(self) -> float:
+        """``L_2`` (may underflow to 0.0; use ``log_L2``)."""
+        return math.exp(self.log_L2)
+
+    @property
+    def U1(self) -> np.ndarray:
+        """``U_1^r``."""
+        return np.exp(self.log_U1)
+
+    @property
+    def U2(self) -> np.ndarray:
+        """``U_2^r``."""
+        return np.exp(self.log_U2)
+
+    @property
+    def log_ul(self) -> float:
+        """``max_r(ln U1^r/L1, ln U2^r/L2)`` over demanded resource types."""
+        a = self.log_U1[self._mask(self.demanded1, self.log_U1)] - self.log_L1
+        b = self.log_U2[self._mask(self.demanded2, self.log_U2)] - self.log_L2
+        vals = np.concatenate((a, b))
+        return float(vals.max()) if len(vals) else 0.0
+
+    @staticmethod
+    def _mask(m: np.ndarray | None, like: np.ndarray) -> np.ndarray:
+        return np.ones(len(like), dtype=bool) if m is None else m
 
     @property
     def alpha(self) -> float:
         """``max_r(1, ln U1^r/L1, ln U2^r/L2)`` of Theorem 4."""
-        vals = [1.0]
-        vals += [math.log(u / self.L1) for u in self.U1 if u > 0]
-        vals += [math.log(u / self.L2) for u in self.U2 if u > 0]
-        return max(vals)
+        return max(1.0, self.log_ul)
 
     @property
     def competitive_ratio(self) -> float:
         """``2 alpha`` (Theorem 4)."""
         return 2.0 * self.alpha
+
+    def worker_price(self, used: np.ndarray, cap: np.ndarray) -> np.ndarray:
+        """``p_h^r = L1 (U1^r/L1) ** (g/c)`` (22); resources on the last axis."""
+        return log_price(self.log_L1, self.log_U1, used, cap)
+
+    def ps_price(self, used: np.ndarray, cap: np.ndarray) -> np.ndarray:
+        """``q_k^r = L2 (U2^r/L2) ** (v/c)`` (22); resources on the last axis."""
+        return log_price(self.log_L2, self.log_U2, used, cap)
 
 
 def price_params(inst: OasisInstance, *, ul_scale: float = 1.0) -> PriceParams:
@@ -93,12 +144,16 @@ def price_params(inst: OasisInstance, *, ul_scale: float = 1.0) -> PriceParams:
     """
     if not (ul_scale > 0):
         raise ValueError(f"ul_scale: must be > 0, got {ul_scale!r}")
-    I, T = inst.n_jobs, inst.n_slots
+    I, T, R = inst.n_jobs, inst.n_slots, inst.n_resources
     if I == 0:
-        one = np.ones(inst.n_resources)
-        return PriceParams(one, one, 1.0, 1.0, 1.0, 1.0, ul_scale)
-    fmax = np.array([inst.utility(i, inst.min_duration[i] - 1) for i in range(I)])
-    fmin = np.array([inst.utility(i, T - inst.arrival[i]) for i in range(I)])
+        zero = np.zeros(R)
+        return PriceParams(zero, zero, 0.0, 0.0, 1.0, 1.0, ul_scale)
+    log_fmax = np.array(
+        [inst.jobs[i].log_utility(inst.min_duration[i] - 1) for i in range(I)]
+    )
+    log_fmin = np.array(
+        [inst.jobs[i].log_utility(T - inst.arrival[i]) for i in range(I)]
+    )
     total_work = ceil_eps(inst.work).astype(float)  # ceil(E N M (tau + 2e/b))
 
     def side(dem: np.ndarray, cap: np.ndarray):
@@ -106,23 +161,41 @@ def price_params(inst: OasisInstance, *, ul_scale: float = 1.0) -> PriceParams:
             1.0, float(np.min(total_work * dem.sum(axis=1) / (T * cap.sum())))
         )
         eta = 1.0 / inv_eta
-        L = float(np.min(fmin / (total_work * dem.sum(axis=1)))) / (4.0 * eta)
-        U = np.empty(dem.shape[1])
-        for r in range(dem.shape[1]):
+        log_L = float(
+            np.min(log_fmin - np.log(total_work * dem.sum(axis=1)))
+        ) - math.log(4.0 * eta)
+        log_U = np.empty(R)
+        demanded = (dem > 0).any(axis=0)
+        for r in range(R):
             pos = dem[:, r] > 0
-            U[r] = float(np.max(fmax[pos] / dem[pos, r])) * ul_scale if pos.any() else L
-        return U, L, eta
+            if pos.any():
+                log_U[r] = float(np.max(log_fmax[pos] - np.log(dem[pos, r])))
+                log_U[r] += math.log(ul_scale)
+            else:
+                log_U[r] = log_L
+        return log_U, log_L, eta, demanded
 
-    U1, L1, eta1 = side(inst.w, inst.c_worker)
-    U2, L2, eta2 = side(inst.s, inst.c_ps)
-    return PriceParams(U1, U2, L1, L2, eta1, eta2, ul_scale)
+    lu1, ll1, eta1, d1 = side(inst.w, inst.c_worker)
+    lu2, ll2, eta2, d2 = side(inst.s, inst.c_ps)
+    return PriceParams(lu1, lu2, ll1, ll2, eta1, eta2, ul_scale, d1, d2)
+
+
+def log_price(
+    log_L: float, log_U: np.ndarray, used: np.ndarray, cap: np.ndarray
+) -> np.ndarray:
+    """Price function (22) evaluated in log space: ``exp(ln L + (g/c) ln(U/L))``."""
+    with np.errstate(divide="ignore", invalid="ignore"):
+        frac = np.where(cap > 0, used / np.where(cap > 0, cap, 1.0), 0.0)
+    return np.exp(log_L + frac * (log_U - log_L))
 
 
 def price(L: float, U: np.ndarray, used: np.ndarray, cap: np.ndarray) -> np.ndarray:
-    """Price function (22): ``L (U/L) ** (used/cap)``, per resource (last axis)."""
-    with np.errstate(divide="ignore", invalid="ignore"):
-        frac = np.where(cap > 0, used / np.where(cap > 0, cap, 1.0), 0.0)
-    return L * (U / L) ** frac
+    """Price function (22): ``L (U/L) ** (used/cap)``, per resource (last axis).
+
+    For ``L > 0`` given as a plain number (teaching); the algorithm uses
+    :meth:`PriceParams.worker_price`, which is exact when ``L`` underflows.
+    """
+    return log_price(math.log(L), np.log(U), used, cap)
 
 
 def slot_cost_curve(
@@ -358,8 +431,10 @@ def oasis(
     )
     g = np.zeros((H, R, T))
     v = np.zeros((K, R, T))
-    p = np.broadcast_to(pp.L1 * np.ones((1, R, 1)), (H, R, T)).copy()
-    q = np.broadcast_to(pp.L2 * np.ones((1, R, 1)), (K, R, T)).copy()
+    p = np.repeat(
+        pp.worker_price(np.zeros((H, R)), inst.c_worker)[:, :, None], T, axis=2
+    )
+    q = np.repeat(pp.ps_price(np.zeros((K, R)), inst.c_ps)[:, :, None], T, axis=2)
     sched = OasisSchedule.empty(inst, "oasis")
     payoff = np.zeros(I)
     times = np.zeros(I)
@@ -375,8 +450,8 @@ def oasis(
             v += inst.s[i][None, :, None] * best.ps[:, None, :]
             used = np.flatnonzero(best.workers.sum(axis=0) + best.ps.sum(axis=0))
             for t in used:  # lines 8, 10: reprice touched slots
-                p[:, :, t] = price(pp.L1, pp.U1[None, :], g[:, :, t], inst.c_worker)
-                q[:, :, t] = price(pp.L2, pp.U2[None, :], v[:, :, t], inst.c_ps)
+                p[:, :, t] = pp.worker_price(g[:, :, t], inst.c_worker)
+                q[:, :, t] = pp.ps_price(v[:, :, t], inst.c_ps)
         times[i] = time.perf_counter() - t0
     return OasisSchedule(
         admitted=sched.admitted,

@@ -144,8 +144,9 @@ def test_oasis_schedules_pass_checker(seed, n_jobs, n_slots, H, K):
     with np.errstate(divide="ignore", invalid="ignore"):
         fg = np.where(inst.c_worker[:, :, None] > 0, g / inst.c_worker[:, :, None], 0.0)
         fv = np.where(inst.c_ps[:, :, None] > 0, v / inst.c_ps[:, :, None], 0.0)
-    expect_p = pp.L1 * (pp.U1[None, :, None] / pp.L1) ** fg
-    expect_q = pp.L2 * (pp.U2[None, :, None] / pp.L2) ** fv
+    lu1, lu2 = pp.log_U1[None, :, None], pp.log_U2[None, :, None]
+    expect_p = np.exp(pp.log_L1 + fg * (lu1 - pp.log_L1))
+    expect_q = np.exp(pp.log_L2 + fv * (lu2 - pp.log_L2))
     assert np.allclose(sched.worker_prices, expect_p, rtol=1e-12)
     assert np.allclose(sched.ps_prices, expect_q, rtol=1e-12)
 
@@ -198,4 +199,22 @@ def test_first_job_on_empty_cluster_admitted():
     inst = generate(3, n_jobs=1, n_slots=30, n_worker_servers=4, n_ps_servers=4)
     sched = oasis(inst)
     assert sched.admitted[0]
+    assert check(inst, sched).objective > 0
+
+
+def test_long_horizon_prices_finite():
+    """At T = 300, L underflows as a double but prices stay finite and alpha exact."""
+    inst = generate(0, n_jobs=40, n_slots=300, n_worker_servers=4, n_ps_servers=4)
+    pp = price_params(inst)
+    # a time-critical job's utility at the horizon, by hand in log space
+    crit = [i for i, j in enumerate(inst.jobs) if j.kind == "critical"]
+    j = inst.jobs[crit[0]]
+    d = 300 - j.arrival
+    hand = math.log(j.gamma1) - j.gamma2 * (d - j.gamma3)  # log(1+e^x) ~ x, x >> 1
+    assert j.log_utility(d) == pytest.approx(hand, rel=1e-12)
+    assert j.utility(d) == 0.0  # underflows as a plain double
+    assert pp.L1 == 0.0 and np.isfinite(pp.log_L1)
+    assert np.isfinite(pp.alpha) and pp.alpha > 100
+    sched = oasis(inst)
+    assert np.isfinite(sched.worker_prices).all() and np.isfinite(sched.ps_prices).all()
     assert check(inst, sched).objective > 0
