@@ -237,6 +237,7 @@ def cmd_demo(args: argparse.Namespace) -> int:
                     "proven_optimal": len(proven),
                     "ratio (ours)": ours,
                     "paper reports": f"{rep[0]}-{rep[1]}" if rep else "-",
+                    "size": " ".join(f"{k}={v}" for k, v in p.demo_size.items()),
                 }
             )
     table = pd.DataFrame(rows)

@@ -674,8 +674,9 @@ def dorm(
     *,
     fairness: float = 0.5,
     max_adjust: int | None = 2,
-    time_limit: float = 1.0,
+    time_limit: float = 10.0,
     mip_gap: float = 1e-2,
+    max_nodes: int | None = 200,
 ) -> OasisSchedule:
     """Dorm (Sec. V-A, scheme (iv); Sun et al. [18]): utilization-maximizing MILP.
 
@@ -711,9 +712,10 @@ def dorm(
     the adjustment limit, and failing that the DRF allocation is used (it
     satisfies all constraints but the adjustment limit).  The rounded
     solution is repaired to satisfy (3)-(7) exactly (see :func:`_repair`).
-    Deterministic for a given instance unless a solve hits ``time_limit``
-    (small instances never do; on 50 jobs x 10 + 10 servers about a third
-    of the solves do, and the run varies with machine load: see
+    Each solve is capped by a branch-and-bound node limit ``max_nodes``
+    (HiGHS ``mip_max_nodes``, one thread), which is deterministic, so the
+    same instance gives the same schedule on any machine load; the wall-clock
+    ``time_limit`` is only a safety net (a run that hits it can vary: see
     ``meta["solves"]``).  No proven bound.
 
     Parameters
@@ -726,10 +728,13 @@ def dorm(
         Most previously running jobs whose deployment may change per event
         (None: no limit).
     time_limit
-        HiGHS wall-clock limit per solve (seconds).
+        HiGHS wall-clock safety limit per solve (seconds).
     mip_gap
         Relative MIP gap per solve (default 1%: utilization within 1% of
         the per-event optimum).
+    max_nodes
+        Branch-and-bound node limit per solve (None: none); the incumbent at
+        the limit is used.
 
     Returns
     -------
@@ -765,7 +770,15 @@ def dorm(
             if tag and max_adjust is None:
                 break
             model = _dorm_model(inst, act, free_w, free_p, lower, prev_y, prev_z, limit)
-            res = solve(model, time_limit=time_limit, mip_gap=mip_gap, threads=1)
+            res = solve(
+                model,
+                time_limit=time_limit,
+                mip_gap=mip_gap,
+                threads=1,
+                options=None
+                if max_nodes is None
+                else {"mip_max_nodes": int(max_nodes)},
+            )
             status, runtime = res.status, runtime + res.runtime
             if res.has_solution:
                 y, z = _values(model.y, prev_y.shape), _values(model.z, prev_z.shape)
@@ -782,7 +795,12 @@ def dorm(
         inst,
         "dorm",
         decide,
-        {"fairness": fairness, "max_adjust": max_adjust, "solves": solves},
+        {
+            "fairness": fairness,
+            "max_adjust": max_adjust,
+            "max_nodes": max_nodes,
+            "solves": solves,
+        },
     )
 
 

@@ -50,7 +50,7 @@ PAPER = Paper(
     check=check,
     solve_offline=solve_offline,
     reported_ratio=(1.1, 1.5),
-    demo_size={"n_jobs": 6, "n_slots": 8, "n_worker_servers": 2, "n_ps_servers": 2},
+    demo_size={"n_jobs": 6, "n_slots": 12, "n_worker_servers": 2, "n_ps_servers": 2},
     size_options={
         "n_jobs": (int, 10, "number of jobs I"),
         "n_slots": (int, 10, "number of slots T"),
