@@ -1,5 +1,7 @@
-"""P3 of Liu et al. (TPDS 2024) for a fixed category, as an assignment LP with duals.
+"""Models of Liu et al. (TPDS 2024): P3 assignment LP with duals; exact MILP of P1.
 
+P3 for a fixed category (assignment LP)
+---------------------------------------
 For a category ``(K_1, ..., K_S)`` of Alg. 1, P3 (18) s.t. (17) and the
 placement constraints (8d) is::
 
@@ -26,19 +28,137 @@ market-clearing prices.  HAS (Alg. 2) ends at such prices, so
 Dual signs (``optsched.core.solver`` convention, max problem): the duals of
 the ``<=`` rows ``c8d_worker_once`` are ``>= 0`` and equal optimal ``p_k``;
 the duals of the equality rows ``c17_workers_per_job`` are the ``u_i``.
+
+Exact offline optimum of P1 (8): MILP with outer approximation
+--------------------------------------------------------------
+:func:`build_model` / :func:`solve_exact` solve P1 (8)-(8d) on the **true**
+throughput ``rho* = inst.rho`` (the offline optimum of the ratio harness;
+``inst.predicted`` is ignored).  Indices: jobs ``i``, workers ``k``,
+worker counts ``m = 1..M`` with ``M = K - S + 1`` (every other job needs a
+worker), nodes ``h``.
+
+*Workloads (8a) are eliminated.*  For a fixed ``sigma`` the straggler
+latency (3) ``max_k |pi_{i,k}| / rho_{i,k}`` subject to (8a) is minimised by
+the proportional split (12), with value (11) ``|Pi_i| / V_i`` and
+``V_i = sum_k sigma_{i,k} rho_{i,k}`` (13); the communication term does not
+depend on ``pi``.  So P1 is exactly ``min_sigma`` of (14) over (8b)-(8d),
+and a solution is turned into a placement by (12)
+(:func:`extract_schedule`).
+
+Variables and rows (objective in seconds times ``scale``; ``scale = 1``
+unless :func:`solve_exact` rescales, see "Numerics" below):
+
+* ``sigma[i, k]`` binary (8b); ``c8d_worker_once``:
+  ``sum_i sigma[i, k] <= 1``; ``c8c_all_workers``:
+  ``sum_{i,k} sigma[i, k] == K``.
+* ``n[i, m]`` binary, one-hot ``K_i = m``: ``c8b_one_hot``
+  ``sum_m n[i, m] == 1`` and ``c8b_worker_count``
+  ``sum_k sigma[i, k] == sum_m m n[i, m]``; since ``m >= 1`` this is
+  (8b) ``K_i >= 1``.
+* ``V[i]`` continuous, ``c13_throughput``: ``V[i] == sum_k rho_{i,k}
+  sigma[i, k]`` (13), with bounds ``[lo_i(1), hi_i(M)]`` and the valid rows
+  ``v_count_lower`` / ``v_count_upper``:
+  ``sum_m lo_i(m) n[i, m] <= V[i] <= sum_m hi_i(m) n[i, m]``, where
+  ``lo_i(m)`` (``hi_i(m)``) is the sum of the ``m`` smallest (largest)
+  ``rho_{i,k}``: the attainable range of ``V_i`` given ``K_i``.
+* ``theta[i]`` continuous, the epigraph of the computation term of (14) in
+  objective units: ``theta[i] >= c_i / V[i]`` with ``c_i = (T_i / S)
+  |Pi_i|``.  ``c_i / V`` is convex for ``V > 0``, so every tangent is a
+  global underestimator; the tangent at ``V0`` is the row (in ``oa_cuts``,
+  one ``ConstraintList`` for all jobs)::
+
+      theta[i] >= c_i (2 / V0 - V[i] / V0**2)
+
+  :func:`build_model` adds the tangent at ``hi_i(M)`` and ``cuts`` tangents
+  per job at geometrically spaced ``V0`` in ``[lo_i(1), hi_i(M)]`` (or
+  explicit points); :func:`add_tangent_cuts` adds more, to a job and to
+  every job identical to it (same ``|Pi|``, ``T``, ``D``, ``rho*`` row, hence
+  the same function).  Also valid: the bounds ``c_i / hi_i(M) <= theta[i]
+  <= c_i / lo_i(1)`` and ``theta_count_lower``: ``theta[i] >= sum_m
+  (c_i / hi_i(m)) n[i, m]``.
+* Communication (5)-(6) for job ``i`` with ``K_i = m`` and bottleneck rate
+  ``r``: ``(T_i / S) 2 (m - 1) (8 D_i / 1000) / (r m)`` seconds, linear in
+  ``n`` for a fixed ``r``.  With ``r_fast = max(intra, inter)`` and
+  ``r_slow = min(intra, inter)`` the expression ``comm[i]`` is
+  ``sum_{m >= 2} a_i(m) n[i, m] + sum_{m >= 2} d_i(m) u[i, m]`` with
+  ``a_i(m)`` the term at ``r_fast`` and ``d_i(m) >= 0`` the extra cost at
+  ``r_slow``; ``u[i, m] in [0, 1]`` with ``c5_slow_link``
+  ``u[i, m] >= n[i, m] + z[i] - 1`` is the product ``n[i, m] z[i]``, and
+  ``z[i]`` binary is the node-span indicator "the bottleneck link (5) of
+  job ``i`` is the slow one":
+
+  - ``intra > inter`` (the paper's setting): the bottleneck is the
+    inter-node link iff the job spans two nodes.  ``home[i, h]`` binary,
+    ``c5_home``: ``sum_h home[i, h] + z[i] == 1`` and ``c5_span``:
+    ``sigma[i, k] <= home[i, node(k)] + z[i]``, so ``z[i] = 0`` confines all
+    of job ``i``'s workers to one node.
+  - ``intra < inter``: the bottleneck is an intra-node link iff two of its
+    workers share a node.  ``c5_span``: ``sum_{k on h} sigma[i, k] <= 1 +
+    (|h| - 1) z[i]`` for every node ``h`` with ``|h| >= 2`` (no ``home``).
+
+  ``K_i = 1`` has no communication.  ``z``, ``u``, ``home`` exist only for
+  jobs with ``D_i > 0`` when ``M >= 2``, the rates differ and the slow link
+  can occur (two nodes, resp. a node with two workers); ``comm`` is 0 when
+  ``inst.communication`` is False.
+* Objective ``obj`` (8)/(14): ``sum_i (theta[i] + comm[i])`` =
+  ``(1/S) sum_i T_i (l_i^[p] + l_i^[c])``.
+* Symmetry (``symmetry=True``).  ``sym_workers``: workers with equal
+  ``rho*`` columns (and the same node when ``z`` exists) are
+  interchangeable; along such a class ``k_1 < k_2 < ...`` the rows
+  ``sum_{i' <= i} sigma[i', k_{j+1}] <= sum_{i' <= i} sigma[i', k_j]``
+  (``i < S - 1``) make the job index non-decreasing.  ``sym_jobs``:
+  ``V[i] >= V[j]`` for consecutive identical jobs ``i < j``.  Relabelling
+  identical jobs by decreasing ``V`` and then sorting each worker class
+  changes no job's ``V_i``, ``K_i`` or node set, so every placement has a
+  representative satisfying both families with the same objective, in P1
+  and in the MILP (identical jobs share their tangents): the optimum and
+  the bounds are unchanged.
+
+Why it is exact at convergence.  For a feasible ``sigma`` the cheapest
+``u``, ``z``, ``home`` give exactly the communication term (6) with (5) (the
+slow rate is forced exactly when the bottleneck is slow; a needless
+``z[i] = 1`` only costs more), and the smallest ``theta[i]`` is the largest
+of the tangents and count bounds at ``V[i]``, which is ``<= c_i / V[i]``
+with equality when a tangent at ``V[i]`` itself is present.  So the MILP is
+a relaxation of P1 -- its optimum and every HiGHS dual bound, even from a
+round stopped by the time limit, are valid lower bounds on P1 -- and it
+agrees with (14) at every ``sigma`` whose ``V_i`` all carry a tangent.
+:func:`solve_exact` solves it (``mip_gap=0``), evaluates the incumbent with
+the independent checker (:func:`optsched.hetero.check.check` on the split
+(12) over ``rho*``), adds the tangents at the incumbent's ``V_i`` and
+repeats until ``(true incumbent - bound) / true incumbent <= rel_gap``.
+This terminates: if a proven MILP optimum's tangents are all present, its
+MILP value is its true value, so the bound reaches the incumbent; otherwise
+the round adds a tangent at a new value of ``V_i``, of which there are
+finitely many.
+
+Numerics.  HiGHS accepts row violations and prunes nodes at absolute
+tolerances of about 1e-6 (in objective units), which in seconds would be
+~1e-9 of a 1,000 s objective -- the size of ``rel_gap``.
+:func:`solve_exact` therefore measures the objective in units in which
+the trivial bound ``sum_i c_i / hi_i(M)`` is :data:`P1_OBJECTIVE_SCALE`
+(1e4), runs HiGHS with :data:`P1_HIGHS_OPTIONS`, and starts from a
+greedy feasible placement so that a time limit always leaves an
+incumbent.
 """
 
 from __future__ import annotations
 
+import math
+import time
 from collections.abc import Sequence
 from dataclasses import dataclass
+from typing import Any
 
 import numpy as np
 import pyomo.environ as pyo
 
 from optsched.core.errors import SolverError
+from optsched.core.registry import OfflineResult
 from optsched.core.solver import solve
+from optsched.hetero.check import check
 from optsched.hetero.instance import HeteroInstance
+from optsched.hetero.schedule import HeteroPlacement
 
 
 def _inputs(
@@ -189,3 +309,561 @@ def solve_p3(
     prices = np.array([res.duals.get(m.c8d_worker_once[k], 0.0) for k in range(K)])
     u = np.array([res.duals.get(m.c17_workers_per_job[i], 0.0) for i in range(S)])
     return P3Result(res.objective, assignment, prices, u, res.status, res.runtime)
+
+
+# ==========================================================================
+# Exact offline optimum of P1 (8): MILP with outer-approximation cuts
+# ==========================================================================
+
+#: HiGHS options of :func:`solve_exact`.  highspy 1.15.1 with default options
+#: sometimes ends a P1 round with "MIP solver claims optimality, but with
+#: num/max/sum primal(1/1e-06/1e-06) infeasibilities" and model status
+#: "Solve error" (a tangent row violated by the MIP feasibility tolerance
+#: 1e-6; cf. HiGHS issues #2782, #2808): 1 of 300 random generated instances,
+#: e.g. round 1 of ``generate(488619, 5, 15, gpus_per_node=1, gpu_mix=(1, 3,
+#: 2))``, also with presolve rules 12 and 13 off.
+#: ``mip_feasibility_tolerance = 1e-7`` (the LP tolerance) avoided it on
+#: those 300 and keeps row violations far below ``rel_gap``.  Presolve rules
+#: 12 ("aggregator") and 13 ("parallel rows and columns") are off as in
+#: ``optsched.models.oasis.HIGHS_OPTIONS`` (a wrong-optimum bug there); on
+#: this model they are not needed for correctness in our tests, and cost no
+#: measurable time.
+P1_HIGHS_OPTIONS: dict[str, Any] = {
+    "presolve_rule_off": (1 << 12) | (1 << 13),
+    "mip_feasibility_tolerance": 1e-7,
+}
+
+#: Options of the one retry :func:`solve_exact` makes when a round still ends
+#: in a HiGHS error.
+P1_FALLBACK_OPTIONS: dict[str, Any] = {"presolve": "off"}
+
+#: :func:`solve_exact` measures the objective in units that make the trivial
+#: lower bound (every job alone on its ``K - S + 1`` fastest workers, no
+#: communication) equal to this, so that HiGHS's absolute tolerances (1e-6
+#: on rows and on the MIP gap) are at most ~1e-10 of the objective.  Seconds
+#: (scale 1) left the gap at ~1.1e-9 on ``generate(0, 4, 30)``; much larger
+#: units are numerically worse: at 1e6, rows reach 1e7 and HiGHS ended
+#: rounds with "Solve error" (violations of 1.0002e-6 after postsolve), and
+#: during development (a variant of this model without ``theta_count_lower``
+#: and ``sym_jobs``) 1e6 with feasibility tolerances of 1e-9 gave a wrong
+#: "optimal" round (6212.04 s instead of 5451.76 s on
+#: ``generate(720144, 5, 9, gpus_per_node=5)``).
+P1_OBJECTIVE_SCALE = 1e4
+
+
+@dataclass(frozen=True, eq=False)
+class _P1Data:
+    """Numbers :func:`build_model` derives from an instance (kept on the model)."""
+
+    rho: np.ndarray  # (S, K) true throughput
+    weight: np.ndarray  # (S,) c_i = scale (T_i / S) |Pi_i|
+    v_lo: np.ndarray  # (S, M + 1) lo_i(m), column 0 unused
+    v_hi: np.ndarray  # (S, M + 1) hi_i(m), column 0 unused
+    n_max: int  # M = K - S + 1
+    twins: tuple[tuple[int, ...], ...]  # classes of identical jobs
+
+    @property
+    def trivial_bound(self) -> float:
+        """``sum_i c_i / hi_i(M)``: every job alone on its best workers, no (6)."""
+        return float(np.sum(self.weight / self.v_hi[:, self.n_max]))
+
+
+def _p1_data(inst: HeteroInstance, scale: float = 1.0) -> _P1Data:
+    """``c_i``, ``lo_i(m)``, ``hi_i(m)`` and identical-job classes of ``inst`` on ``rho*``."""
+    rho = np.asarray(inst.rho, dtype=float)
+    S, K = rho.shape
+    M = K - S + 1
+    srt = np.sort(rho, axis=1)
+    v_lo = np.zeros((S, M + 1))
+    v_hi = np.zeros((S, M + 1))
+    for m in range(1, M + 1):
+        v_lo[:, m] = srt[:, :m].sum(axis=1)
+        v_hi[:, m] = srt[:, K - m :].sum(axis=1)
+    weight = scale * inst.epochs * inst.dataset_size / S
+    groups: dict[tuple, list[int]] = {}
+    for i, job in enumerate(inst.jobs):
+        key = (job.dataset_size, job.epochs, job.model_size_mb, *rho[i].tolist())
+        groups.setdefault(key, []).append(i)
+    twins = tuple(tuple(g) for g in groups.values())
+    return _P1Data(rho, weight, v_lo, v_hi, M, twins)
+
+
+def _tangent_points(lo: float, hi: float, count: int) -> list[float]:
+    """``count`` geometrically spaced points in ``[lo, hi]`` (endpoints included)."""
+    if count <= 0:
+        return []
+    if count == 1 or hi <= lo:
+        return [hi]
+    return [float(x) for x in np.geomspace(lo, hi, count)]
+
+
+def add_tangent_cuts(
+    model: pyo.ConcreteModel, job: int, points: Sequence[float]
+) -> int:
+    """Add tangents of ``c_i / V`` at ``points`` to ``model.oa_cuts``.
+
+    Row ``theta[i] >= c_i (2 / V0 - V[i] / V0**2)`` for each ``V0 > 0``, with
+    ``c_i = (T_i / S) |Pi_i|`` in the model's objective unit
+    (outer approximation of the computation term of (14), module docstring),
+    for job ``i = job`` and every job identical to it (same ``|Pi|``, ``T``,
+    ``D`` and ``rho*`` row: the same function, so the same valid cut).
+    Points whose tangent is already present (relative distance ``<= 1e-12``)
+    are skipped.
+
+    Returns
+    -------
+    int
+        Number of rows added.
+    """
+    data: _P1Data = model._hetero_p1
+    twins = next(g for g in data.twins if job in g)
+    added = 0
+    for i in twins:
+        have: list[float] = model._hetero_p1_points[i]
+        c = float(data.weight[i])
+        for v0 in points:
+            v0 = float(v0)
+            if not (v0 > 0 and math.isfinite(v0)):
+                raise ValueError(
+                    f"tangent point for job {job}: need V0 > 0, got {v0!r}"
+                )
+            if any(abs(v0 - p) <= 1e-12 * max(v0, p) for p in have):
+                continue
+            model.oa_cuts.add(model.theta[i] + (c / v0**2) * model.V[i] >= 2.0 * c / v0)
+            have.append(v0)
+            added += 1
+    return added
+
+
+def _worker_classes(
+    inst: HeteroInstance, rho: np.ndarray, use_node: bool
+) -> list[list[int]]:
+    """Classes (size >= 2) of interchangeable workers: equal ``rho`` column (and node)."""
+    index: dict[tuple, list[int]] = {}
+    for k in range(inst.n_workers):
+        key = (tuple(rho[:, k].tolist()), int(inst.node[k]) if use_node else 0)
+        index.setdefault(key, []).append(k)
+    return [ws for ws in index.values() if len(ws) > 1]
+
+
+def build_model(
+    inst: HeteroInstance,
+    *,
+    cuts: int | Sequence[Sequence[float]] = 64,
+    relax: bool = False,
+    symmetry: bool = True,
+    scale: float = 1.0,
+) -> pyo.ConcreteModel:
+    """MILP of P1 (8) on the true throughput, with outer-approximation cuts for (14).
+
+    The formulation and why it is exact are in the module docstring.
+
+    Parameters
+    ----------
+    inst
+        The instance; ``inst.rho`` (true throughput) is used.
+    cuts
+        Initial tangents of ``c_i / V_i``: an integer ``c`` places ``c``
+        geometrically spaced points per job in ``[lo_i(1), hi_i(M)]``; a
+        sequence gives explicit points per job.  The tangent at ``hi_i(M)``
+        is always added.
+    relax
+        Relax all binaries to ``[0, 1]`` (the LP relaxation).
+    symmetry
+        Add the symmetry-breaking rows ``sym_workers`` and ``sym_jobs``
+        (module docstring).
+    scale
+        Objective unit: ``theta``, ``comm`` and the objective are ``scale``
+        times their values in seconds (:func:`solve_exact` scales so that
+        HiGHS's absolute tolerances are negligible next to ``rel_gap``).
+
+    Returns
+    -------
+    pyomo.environ.ConcreteModel
+        Variables ``sigma``, ``n``, ``V``, ``theta``, ``z``, ``u``, ``home``;
+        expression ``comm``; rows ``c8b_one_hot``, ``c8b_worker_count``,
+        ``c8c_all_workers``, ``c8d_worker_once``, ``c13_throughput``,
+        ``v_count_lower``, ``v_count_upper``, ``theta_count_lower``,
+        ``c5_slow_link``, ``c5_home``, ``c5_span``, ``sym_workers``,
+        ``sym_jobs``, ``oa_cuts``; objective ``obj`` (8).
+
+    Raises
+    ------
+    ValueError
+        If ``scale`` is not a finite number > 0, ``cuts`` is not one list per
+        job, or a tangent point is not > 0.
+    """
+    if not (scale > 0 and math.isfinite(scale)):
+        raise ValueError(f"scale: must be a finite number > 0, got {scale!r}")
+    if not isinstance(cuts, int) and len(cuts) != inst.n_jobs:
+        raise ValueError(
+            f"cuts: need an integer or {inst.n_jobs} lists of points, got {len(cuts)}"
+        )
+    data = _p1_data(inst, scale)
+    rho = data.rho
+    S, K = rho.shape
+    M = data.n_max
+    w = scale * inst.epochs / S
+    gigabits = inst.model_size_mb * 8.0 / 1000.0
+    domain = pyo.UnitInterval if relax else pyo.Binary
+
+    m = pyo.ConcreteModel(name="hetero_P1")
+    m._hetero_p1 = data
+    m._hetero_p1_points = {i: [] for i in range(S)}
+    m.I = pyo.RangeSet(0, S - 1)
+    m.K = pyo.RangeSet(0, K - 1)
+    m.M = pyo.RangeSet(1, M)
+    m.M2 = pyo.RangeSet(2, M)
+    m.sigma = pyo.Var(m.I, m.K, domain=domain, doc="(8b) sigma_{i,k}")
+    m.n = pyo.Var(m.I, m.M, domain=domain, doc="one-hot K_i = m")
+    m.V = pyo.Var(
+        m.I,
+        bounds=lambda m, i: (float(data.v_lo[i, 1]), float(data.v_hi[i, M])),
+        doc="(13) V_i = sum_k sigma_{i,k} rho_{i,k}",
+    )
+    m.theta = pyo.Var(
+        m.I,
+        bounds=lambda m, i: (
+            float(data.weight[i] / data.v_hi[i, M]),
+            float(data.weight[i] / data.v_lo[i, 1]),
+        ),
+        doc="epigraph of (T_i / S) |Pi_i| / V_i, computation term of (14)",
+    )
+
+    # (8b)-(8d)
+    m.c8b_one_hot = pyo.Constraint(
+        m.I,
+        rule=lambda m, i: sum(m.n[i, c] for c in m.M) == 1,
+        doc="(8b) exactly one worker count K_i = m >= 1 per job",
+    )
+    m.c8b_worker_count = pyo.Constraint(
+        m.I,
+        rule=lambda m, i: (
+            sum(m.sigma[i, k] for k in m.K) == sum(c * m.n[i, c] for c in m.M)
+        ),
+        doc="(8b) K_i = sum_k sigma_{i,k} >= 1",
+    )
+    m.c8c_all_workers = pyo.Constraint(
+        expr=sum(m.sigma[i, k] for i in m.I for k in m.K) == K,
+        doc="(8c) all workers participate",
+    )
+    m.c8d_worker_once = pyo.Constraint(
+        m.K,
+        rule=lambda m, k: sum(m.sigma[i, k] for i in m.I) <= 1,
+        doc="(8d) worker k serves at most one job",
+    )
+    # (13) and valid inequalities given K_i
+    m.c13_throughput = pyo.Constraint(
+        m.I,
+        rule=lambda m, i: m.V[i] == sum(float(rho[i, k]) * m.sigma[i, k] for k in m.K),
+        doc="(13) V_i = sum_k sigma_{i,k} rho_{i,k}",
+    )
+    m.v_count_lower = pyo.Constraint(
+        m.I,
+        rule=lambda m, i: (
+            m.V[i] >= sum(float(data.v_lo[i, c]) * m.n[i, c] for c in m.M)
+        ),
+        doc="valid: V_i >= sum of the K_i smallest rho_{i,k}",
+    )
+    m.v_count_upper = pyo.Constraint(
+        m.I,
+        rule=lambda m, i: (
+            m.V[i] <= sum(float(data.v_hi[i, c]) * m.n[i, c] for c in m.M)
+        ),
+        doc="valid: V_i <= sum of the K_i largest rho_{i,k}",
+    )
+    m.theta_count_lower = pyo.Constraint(
+        m.I,
+        rule=lambda m, i: (
+            m.theta[i]
+            >= sum(float(data.weight[i] / data.v_hi[i, c]) * m.n[i, c] for c in m.M)
+        ),
+        doc="valid: (T_i / S) |Pi_i| / V_i >= (T_i / S) |Pi_i| / hi_i(K_i)",
+    )
+
+    # (5)-(6) communication
+    r_fast = max(inst.intra_gbps, inst.inter_gbps)
+    r_slow = min(inst.intra_gbps, inst.inter_gbps)
+    nodes = sorted({int(h) for h in inst.node})
+    node_size = {h: int((inst.node == h).sum()) for h in nodes}
+    if inst.intra_gbps > inst.inter_gbps:
+        has_choice = len(nodes) > 1  # spanning two nodes is possible
+    else:
+        has_choice = any(node_size[h] > 1 for h in nodes)  # sharing is possible
+    comm_jobs = [
+        i for i in range(S) if inst.communication and gigabits[i] > 0 and M > 1
+    ]
+    slow_jobs = comm_jobs if (r_slow < r_fast and has_choice) else []
+
+    def coef(i: int, c: int, r: float) -> float:
+        return float(w[i] * 2.0 * (c - 1) * gigabits[i] / (r * c))
+
+    m.J_slow = pyo.Set(initialize=slow_jobs, ordered=True)
+    m.z = pyo.Var(m.J_slow, domain=domain, doc="(5) bottleneck link is the slow one")
+    m.u = pyo.Var(
+        m.J_slow, m.M2, bounds=(0.0, 1.0), doc="n[i, m] z[i]: slow link and K_i = m"
+    )
+    m.c5_slow_link = pyo.Constraint(
+        m.J_slow,
+        m.M2,
+        rule=lambda m, i, c: m.u[i, c] >= m.n[i, c] + m.z[i] - 1,
+        doc="(5)-(6) u >= n + z - 1: slow-link cost when K_i = m",
+    )
+    spans = inst.intra_gbps > inst.inter_gbps  # slow link = between nodes
+    shared = [h for h in nodes if node_size[h] > 1]
+    m.H = pyo.Set(initialize=nodes if spans else shared, ordered=True)
+    m.J_home = pyo.Set(initialize=slow_jobs if spans else [], ordered=True)
+    m.home = pyo.Var(m.J_home, m.H, domain=domain, doc="job i confined to node h")
+    m.c5_home = pyo.Constraint(
+        m.J_home,
+        rule=lambda m, i: sum(m.home[i, h] for h in m.H) + m.z[i] == 1,
+        doc="(5) one home node unless the job spans nodes (intra > inter)",
+    )
+    if spans:
+        m.c5_span = pyo.Constraint(
+            m.J_slow,
+            m.K,
+            rule=lambda m, i, k: m.sigma[i, k] <= m.home[i, int(inst.node[k])] + m.z[i],
+            doc="(5) a job on two nodes has the inter-node bottleneck",
+        )
+    else:
+        m.c5_span = pyo.Constraint(
+            m.J_slow,
+            m.H,
+            rule=lambda m, i, h: (
+                sum(m.sigma[i, k] for k in range(K) if int(inst.node[k]) == h)
+                <= 1 + (node_size[h] - 1) * m.z[i]
+            ),
+            doc="(5) two workers on one node: intra-node bottleneck (intra < inter)",
+        )
+
+    def comm_rule(m, i):
+        if i not in comm_jobs:
+            return 0.0
+        expr = sum(coef(i, c, r_fast) * m.n[i, c] for c in m.M2)
+        if i in slow_jobs:
+            expr += sum(
+                (coef(i, c, r_slow) - coef(i, c, r_fast)) * m.u[i, c] for c in m.M2
+            )
+        return expr
+
+    m.comm = pyo.Expression(
+        m.I, rule=comm_rule, doc="(6) (T_i / S) l_i^[c] in objective units"
+    )
+
+    # symmetry breaking
+    worker_pairs: list[tuple[int, int]] = []
+    job_pairs: list[tuple[int, int]] = []
+    if symmetry:
+        for ws in _worker_classes(inst, rho, use_node=bool(slow_jobs)):
+            worker_pairs += [(ws[j], ws[j + 1]) for j in range(len(ws) - 1)]
+        for g in data.twins:
+            job_pairs += [(g[j], g[j + 1]) for j in range(len(g) - 1)]
+    m.P_workers = pyo.Set(initialize=worker_pairs, dimen=2, ordered=True)
+    m.I_sym = pyo.RangeSet(0, S - 2)
+    m.sym_workers = pyo.Constraint(
+        m.P_workers,
+        m.I_sym,
+        rule=lambda m, a, b, i: (
+            sum(m.sigma[j, b] for j in range(i + 1))
+            <= sum(m.sigma[j, a] for j in range(i + 1))
+        ),
+        doc="symmetry: job(k_j) <= job(k_{j+1}) in a class of identical workers",
+    )
+    m.P_jobs = pyo.Set(initialize=job_pairs, dimen=2, ordered=True)
+    m.sym_jobs = pyo.Constraint(
+        m.P_jobs,
+        rule=lambda m, i, j: m.V[i] >= m.V[j],
+        doc="symmetry: V_i >= V_j for identical jobs i < j",
+    )
+
+    # outer approximation of (T_i / S) |Pi_i| / V_i
+    m.oa_cuts = pyo.ConstraintList(doc="tangent cuts of the computation term of (14)")
+    for i in range(S):
+        lo, hi = float(data.v_lo[i, 1]), float(data.v_hi[i, M])
+        if isinstance(cuts, int):
+            pts = _tangent_points(lo, hi, cuts)
+        else:
+            pts = [float(x) for x in cuts[i]]
+        add_tangent_cuts(m, i, [hi, *pts])
+
+    m.obj = pyo.Objective(
+        expr=sum(m.theta[i] + m.comm[i] for i in m.I),
+        sense=pyo.minimize,
+        doc="(8)/(14) average JCT (1/S) sum_i T_i (l_i^[p] + l_i^[c])",
+    )
+    return m
+
+
+def extract_schedule(
+    model: pyo.ConcreteModel, inst: HeteroInstance, *, algorithm: str = "offline_milp"
+) -> HeteroPlacement:
+    """Placement of the loaded solution: ``sigma`` rounded, split (12) on ``inst.rho``."""
+    S, K = inst.n_jobs, inst.n_workers
+    sig = np.array(
+        [[pyo.value(model.sigma[i, k]) or 0.0 for k in range(K)] for i in range(S)]
+    )
+    return HeteroPlacement.from_assignment(
+        inst, sig.argmax(axis=0), algorithm=algorithm, rho=inst.rho
+    )
+
+
+def _greedy_assignment(inst: HeteroInstance) -> np.ndarray:
+    """A feasible start for :func:`solve_exact` (ignores communication).
+
+    Jobs in descending ``T_i |Pi_i|`` each take their fastest free worker
+    (8b); every other worker, in descending ``sum_i rho*_{i,k}``, goes to the
+    job whose computation term ``T_i |Pi_i| / V_i`` (11) it lowers most
+    (8c)-(8d).
+    """
+    rho = np.asarray(inst.rho, dtype=float)
+    S, K = rho.shape
+    c = inst.epochs * inst.dataset_size
+    a = np.full(K, -1, dtype=np.int64)
+    V = np.zeros(S)
+    for i in np.argsort(-c, kind="stable"):
+        free = np.flatnonzero(a < 0)
+        k = int(free[np.argmax(rho[i, free])])
+        a[k] = i
+        V[i] += rho[i, k]
+    for k in np.argsort(-rho.sum(axis=0), kind="stable"):
+        if a[k] < 0:
+            i = int(np.argmax(c / V - c / (V + rho[:, k])))
+            a[k] = i
+            V[i] += rho[i, k]
+    return a
+
+
+def solve_exact(
+    inst: HeteroInstance,
+    *,
+    time_limit: float | None = 60.0,
+    rel_gap: float = 1e-9,
+    max_rounds: int = 50,
+    cuts: int = 64,
+    threads: int | None = None,
+    verbose: bool = False,
+) -> OfflineResult:
+    """Certified optimum of P1 (8) on the true throughput by outer approximation.
+
+    Loop (module docstring): solve :func:`build_model` with HiGHS
+    (``mip_gap=0``), evaluate the incumbent with the checker
+    (:func:`optsched.hetero.check.check` on
+    ``HeteroPlacement.from_assignment(..., rho=inst.rho)``), add the tangent
+    cuts at the incumbent's ``V_i`` (:func:`add_tangent_cuts`) and re-solve,
+    until ``(true incumbent - bound) / true incumbent <= rel_gap``.  The
+    bound is the largest HiGHS dual bound over the rounds (and at least the
+    trivial bound of ``_P1Data.trivial_bound``); every round's MILP is a
+    relaxation of P1, so it is valid even when a round stopped at its time
+    limit.
+
+    Parameters
+    ----------
+    inst
+        The instance (``inst.rho`` is used; the prediction is ignored).
+    time_limit
+        Wall-clock budget in seconds for all rounds together (None = none);
+        each MILP gets what is left, and HiGHS may overshoot it.
+    rel_gap
+        Relative gap at which the incumbent is declared optimal.
+    max_rounds
+        Largest number of MILP solves.
+    cuts
+        Initial tangents per job (:func:`build_model`).
+    threads, verbose
+        Passed to :func:`optsched.core.solver.solve`.
+
+    Returns
+    -------
+    OfflineResult
+        ``objective``: the checker's average JCT (8) of the best incumbent
+        (the greedy start of ``_greedy_assignment`` if HiGHS found nothing
+        better); ``bound``: the best valid lower bound
+        (never above ``objective``); ``status``: ``optimal`` only when the
+        gap closed and every MILP solve was proven optimal, ``time_limit``
+        when the budget or ``max_rounds`` ran out first, ``error`` when
+        HiGHS failed twice on a round (see :data:`P1_HIGHS_OPTIONS`,
+        :data:`P1_FALLBACK_OPTIONS`), when a HiGHS bound exceeded a true
+        incumbent (an invalid bound; the trivial bound is then reported), or
+        when the gap stayed open although every incumbent tangent was
+        present (numerical tolerances); ``schedule``: the incumbent
+        placement, whose ``meta`` holds ``rounds``, ``gap`` and the per-round
+        ``history`` (seconds).
+    """
+    start = time.perf_counter()
+    data = _p1_data(inst)
+    trivial = data.trivial_bound
+    scale = P1_OBJECTIVE_SCALE / trivial
+    model = build_model(inst, cuts=cuts, scale=scale)
+    # a feasible start, so that a time limit always leaves an incumbent
+    best_sched = HeteroPlacement.from_assignment(
+        inst, _greedy_assignment(inst), algorithm="offline_milp", rho=inst.rho
+    )
+    ev = check(inst, best_sched)
+    best_obj = ev.objective
+    for i in range(inst.n_jobs):
+        add_tangent_cuts(model, i, [float(ev.throughput[i])])
+    best_bound = trivial
+    status = "time_limit"
+    history: list[dict[str, Any]] = [{"status": "start", "true_objective": best_obj}]
+    for _ in range(max_rounds):
+        left = None
+        if time_limit is not None:
+            left = time_limit - (time.perf_counter() - start)
+            if left <= 0:
+                break
+        kw = {"threads": threads, "verbose": verbose}
+        res = solve(model, time_limit=left, options=P1_HIGHS_OPTIONS, **kw)
+        if res.status == "error":
+            history.append({"status": "error", "runtime": res.runtime})
+            if time_limit is not None:
+                left = max(1.0, time_limit - (time.perf_counter() - start))
+            res = solve(model, time_limit=left, options=P1_FALLBACK_OPTIONS, **kw)
+        if res.status not in ("optimal", "time_limit"):
+            history.append({"status": res.status, "runtime": res.runtime})
+            status = "error"
+            break
+        if not math.isnan(res.bound):
+            best_bound = max(best_bound, res.bound / scale)
+        true_obj = math.nan
+        added = 0
+        if res.has_solution:
+            sched = extract_schedule(model, inst)
+            ev = check(inst, sched)
+            true_obj = ev.objective
+            if true_obj < best_obj:
+                best_obj, best_sched = true_obj, sched
+            for i in range(inst.n_jobs):
+                added += add_tangent_cuts(model, i, [float(ev.throughput[i])])
+        history.append(
+            {
+                "status": res.status,
+                "milp_objective": res.objective / scale,
+                "milp_bound": res.bound / scale,
+                "true_objective": true_obj,
+                "runtime": res.runtime,
+                "cuts_added": added,
+            }
+        )
+        if best_bound > best_obj * (1.0 + rel_gap + 1e-9):
+            status, best_bound = "error", trivial  # an invalid HiGHS bound
+            break
+        if res.status != "optimal":
+            break
+        if best_obj - best_bound <= rel_gap * best_obj:
+            status = "optimal"
+            break
+        if added == 0:
+            status = "error"  # tangents present, gap open: tolerances
+            break
+    runtime = time.perf_counter() - start
+    # a valid bound stays valid when lowered to the incumbent (float noise)
+    best_bound = min(best_bound, best_obj)
+    best_sched.meta.update(
+        {
+            "rounds": sum(1 for h in history if "milp_objective" in h),
+            "gap": (best_obj - best_bound) / best_obj,
+            "history": history,
+        }
+    )
+    return OfflineResult(best_obj, best_bound, status, runtime, best_sched)

@@ -318,6 +318,12 @@ class HeteroInstance:
             _matrix(self.predicted, "predicted", S, K)
         as_float(self.intra_gbps, "intra_gbps", lo=0.0, lo_open=True)
         as_float(self.inter_gbps, "inter_gbps", lo=0.0, lo_open=True)
+        if self.inter_gbps > self.intra_gbps:
+            # (5) then reduces to "intra iff one node", which jct.py relies on
+            raise InvalidInstanceError(
+                f"inter_gbps: must be <= intra_gbps = {self.intra_gbps!r} "
+                f"(intra-node links are the fast ones, Sec. VI-A), got {self.inter_gbps!r}"
+            )
         if not isinstance(self.communication, bool):
             raise InvalidInstanceError(
                 f"communication: must be true or false, got {self.communication!r}"

@@ -9,7 +9,7 @@ from optsched.core.errors import SolverError
 from optsched.hetero.baselines import count_placements, exhaustive, las, v_equal
 from optsched.hetero.check import check
 from optsched.hetero.instance import HeteroInstance, Job, Worker, example, generate
-from optsched.hetero.paper import PAPER, solve_offline
+from optsched.hetero.paper import PAPER, solve_by_enumeration
 from optsched.hetero.schedule import HeteroPlacement
 
 
@@ -36,7 +36,7 @@ def test_section_iv_a_exhaustive_optimum():
     assert check(inst, las(inst)).objective / opt - 1 == pytest.approx(
         0.206, abs=0.0005
     )
-    res = solve_offline(inst)
+    res = solve_by_enumeration(inst)
     assert res.status == "optimal" and res.bound == res.objective == pytest.approx(opt)
 
 
@@ -83,7 +83,7 @@ def test_exhaustive_equals_brute_force(seed):
     inst = _random_instance(rng, S, K, typed=seed % 2 == 0, communication=seed % 4 < 2)
     got = check(inst, exhaustive(inst)).objective
     assert got == pytest.approx(_brute_force(inst), rel=1e-12)
-    assert solve_offline(inst).objective == pytest.approx(got, rel=1e-12)
+    assert solve_by_enumeration(inst).objective == pytest.approx(got, rel=1e-12)
 
 
 @pytest.mark.parametrize("seed", range(5))
@@ -121,13 +121,13 @@ def test_too_large_raises_clear_error():
     with pytest.raises(SolverError, match="max_placements"):
         exhaustive(inst)
     with pytest.raises(SolverError, match="max_placements"):
-        solve_offline(generate(0, n_jobs=3, n_workers=6), max_placements=10)
+        solve_by_enumeration(generate(0, n_jobs=3, n_workers=6), max_placements=10)
 
 
 def test_offline_time_limit_is_not_called_optimal():
     """A time limit hit mid-enumeration gives status time_limit and a valid lower bound."""
     inst = generate(1, n_jobs=3, n_workers=12, epsilon=0.05)
-    res = solve_offline(inst, time_limit=0.0)
+    res = solve_by_enumeration(inst, time_limit=0.0)
     assert res.status == "time_limit"
     assert res.bound <= res.objective
     check(inst, res.schedule)

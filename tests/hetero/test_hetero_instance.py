@@ -172,6 +172,7 @@ def _data():
         (lambda d: d["throughput"].pop(), "throughput: must have 2 rows"),
         (lambda d: d["predicted"][0].__setitem__(0, "x"), "predicted[0][0]"),
         (lambda d: d.__setitem__("inter_gbps", 0), "inter_gbps"),
+        (lambda d: d.__setitem__("inter_gbps", 500.0), "inter_gbps: must be <="),
         (lambda d: d.__setitem__("intra_gbps", "fast"), "intra_gbps"),
         (lambda d: d.__setitem__("communication", "yes"), "communication"),
         (lambda d: d.__setitem__("format", "optsched.oasis/1"), "format"),
