@@ -1,0 +1,301 @@
+"""Fig. 6 of Bao et al. (INFOCOM 2018): OASiS under inaccurate U/L estimates.
+
+The paper feeds OASiS estimates of ``U_1^r / L_1`` and ``U_2^r / L_2`` at
+25%, 50%, 100%, 200% and 400% of their actual values (``T = 300``) and
+reports that *underestimation gives a higher total utility than
+overestimation when resources are scarce* (Sec. V-A, "Results").
+
+We run ``p.run("oasis", inst, ul_scale=x)`` (which multiplies ``U^r / L``
+and keeps ``L``) on the same instances for every ``x``, for a job count with
+abundant and one with scarce resources.  Besides the paper's ``T = 300`` we
+run a diagnostic ``T = 100`` series: with our calibrated generator the
+smallest utility ``f_i(T - a_i)`` of a time-critical job underflows to 0 at
+``T = 300``, so ``L = 0`` and ``U / L`` is infinite whatever ``x`` is (the
+``ln_max_ul`` and ``price_nan`` columns record this); at ``T = 100`` ``L`` is
+tiny but finite.
+
+Each CSV row is one instance (seed) x configuration x ``ul_scale``.
+"""
+
+from __future__ import annotations
+
+import argparse
+import operator
+import os
+import runpy
+import tempfile
+import time
+import warnings
+from collections.abc import Callable
+from pathlib import Path
+from typing import Any
+
+import numpy as np
+import pandas as pd
+from matplotlib.figure import Figure
+
+import optsched
+from optsched.core import sweep
+from optsched.oasis.online import price_params
+
+NAME = "fig6_ul_estimates"
+SCALES = (0.25, 0.5, 1.0, 2.0, 4.0)
+COLUMNS = [
+    "n_slots",
+    "n_jobs",
+    "resources",
+    "seed",
+    "ul_scale",
+    "scheme",
+    "utility",
+    "n_admitted",
+    "sum_gamma1",
+    "load",
+    "ln_max_ul",
+    "price_nan",
+    "runtime_s",
+    "n_worker_servers",
+    "n_ps_servers",
+]
+
+
+# --------------------------------------------------------------- helpers
+class _ScriptFunction:
+    """Picklable handle on a module-level function of this script.
+
+    The CLI and the tests load this file by path (not as an importable
+    module), so ``pickle`` cannot refer to its functions by name.  Pickling
+    this handle instead records "run this file with ``runpy.run_path`` and
+    take function ``name``", which a spawned worker can resolve.
+    """
+
+    def __init__(self, fn: Callable[[Any], Any]) -> None:
+        self.fn = fn
+        self.path = str(Path(__file__).resolve())
+
+    def __call__(self, task: Any) -> Any:
+        return self.fn(task)
+
+    def __reduce__(self) -> tuple[Any, ...]:
+        return (operator.getitem, (_RunPath(self.path), self.fn.__name__))
+
+
+class _RunPath:
+    """Unpickles to the globals of the script at ``path``."""
+
+    def __init__(self, path: str) -> None:
+        self.path = path
+
+    def __reduce__(self) -> tuple[Any, ...]:
+        return (runpy.run_path, (self.path,))
+
+
+def _write_outputs(out_dir: Path, name: str, df: pd.DataFrame, fig: Figure) -> None:
+    """Write ``<name>.csv`` and ``<name>.png`` atomically (temp files + rename)."""
+    out_dir.mkdir(parents=True, exist_ok=True)
+    writers = {
+        ".csv": lambda path: df.to_csv(path, index=False),
+        ".png": lambda path: fig.savefig(path, format="png", dpi=150),
+    }
+    done: list[tuple[str, Path]] = []
+    try:
+        for suffix, write in writers.items():
+            fd, tmp = tempfile.mkstemp(dir=out_dir, prefix=f".{name}.", suffix=".tmp")
+            os.close(fd)
+            done.append((tmp, out_dir / f"{name}{suffix}"))
+            write(tmp)
+        for tmp, dst in done:
+            os.replace(tmp, dst)
+    except BaseException:
+        for tmp, _ in done:
+            Path(tmp).unlink(missing_ok=True)
+        raise
+
+
+def offered_load(inst: Any) -> float:
+    """Offered worker load ``max_r sum_i work_i w_i^r / (T sum_h c_h^r)``.
+
+    Worker-slots of all jobs (constraint (2)) times their per-worker demand,
+    over the cluster's worker capacity in the horizon; > 1 means the jobs
+    cannot all be served even with perfect packing.
+    """
+    cap = inst.n_slots * inst.c_worker.sum(axis=0)
+    dem = (inst.work[:, None] * inst.w).sum(axis=0)
+    pos = cap > 0
+    return float(np.max(dem[pos] / cap[pos]))
+
+
+def ln_max_ul(inst: Any) -> float:
+    """``ln max_r (U_1^r / L_1, U_2^r / L_2)`` of the instance (exact in log space)."""
+    return price_params(inst).log_ul
+
+
+# ------------------------------------------------------------ experiment
+def run_instance(task: dict[str, Any]) -> list[dict[str, Any]]:
+    """Run OASiS with every ``ul_scale`` on one instance; one row per scale."""
+    p = optsched.get_paper("oasis")
+    inst = p.generate(seed=task["seed"], **task["size"])
+    base = {
+        "n_slots": inst.n_slots,
+        "n_jobs": inst.n_jobs,
+        "resources": task["resources"],
+        "seed": task["seed"],
+        "sum_gamma1": float(sum(j.gamma1 for j in inst.jobs)),
+        "load": offered_load(inst),
+        "n_worker_servers": inst.n_worker_servers,
+        "n_ps_servers": inst.n_ps_servers,
+    }
+    rows = []
+    with warnings.catch_warnings():
+        # L = 0 makes numpy warn inside the price functions; recorded as price_nan.
+        warnings.simplefilter("ignore", RuntimeWarning)
+        base["ln_max_ul"] = ln_max_ul(inst)
+        for x in task["scales"]:
+            t0 = time.perf_counter()
+            sched = p.run("oasis", inst, ul_scale=x)
+            runtime = time.perf_counter() - t0
+            ev = p.check(inst, sched)
+            nan = bool(
+                np.isnan(sched.worker_prices).any() or np.isnan(sched.ps_prices).any()
+            )
+            rows.append(
+                {
+                    **base,
+                    "ul_scale": x,
+                    "scheme": "oasis",
+                    "utility": ev.objective,
+                    "n_admitted": ev.n_admitted,
+                    "price_nan": nan,
+                    "runtime_s": runtime,
+                }
+            )
+    return rows
+
+
+def _configs(quick: bool) -> tuple[list[tuple[int, int, str]], int, int]:
+    """``[(T, n_jobs, label)]``, servers per side, number of seeds."""
+    if quick:
+        return [(30, 6, "abundant"), (30, 30, "scarce")], 2, 2
+    return (
+        [
+            (300, 50, "abundant"),
+            (300, 400, "scarce"),
+            (100, 30, "abundant"),
+            (100, 150, "scarce"),
+        ],
+        20,
+        5,
+    )
+
+
+def _plot(df: pd.DataFrame) -> Figure:
+    slots = sorted(df["n_slots"].unique(), reverse=True)
+    fig = Figure(figsize=(5.0 * len(slots), 4.0), layout="constrained")
+    axes = fig.subplots(1, len(slots), squeeze=False)[0]
+    for ax, T in zip(axes, slots, strict=True):
+        sub = df[df["n_slots"] == T]
+        for (n, res), g in sub.groupby(["n_jobs", "resources"], sort=True):
+            s = g.groupby("ul_scale")["utility"].agg(["mean", "std", "min", "max"])
+            ax.errorbar(
+                s.index * 100,
+                s["mean"],
+                yerr=s["std"].fillna(0.0),
+                marker="o",
+                capsize=3,
+                label=f"{n} jobs ({res}), load {g['load'].mean():.2f}",
+            )
+        ax.set_xscale("log", base=2)
+        ax.set_xticks([x * 100 for x in SCALES], [f"{x:.0%}" for x in SCALES])
+        ax.set_xlabel("U/L estimate (% of actual value)")
+        ax.set_ylabel("OASiS total utility (mean ± std over seeds)")
+        tag = " (paper setting)" if T == 300 else " (diagnostic: finite L)"
+        ax.set_title(f"T = {T}{tag}")
+        ax.legend(fontsize=8)
+    fig.suptitle("Fig. 6: OASiS total utility under inaccurate U/L")
+    return fig
+
+
+def _summary(df: pd.DataFrame) -> pd.DataFrame:
+    g = df.groupby(["n_slots", "n_jobs", "resources", "ul_scale"])
+    s = g["utility"].mean().unstack("ul_scale")
+    s.columns = [f"{c:.0%}" for c in s.columns]
+    s["under>over"] = (
+        df[df["ul_scale"] < 1]
+        .groupby(["n_slots", "n_jobs", "resources"])["utility"]
+        .mean()
+        > df[df["ul_scale"] > 1]
+        .groupby(["n_slots", "n_jobs", "resources"])["utility"]
+        .mean()
+    )
+    s["L=0 (NaN prices)"] = g["price_nan"].any().groupby(level=[0, 1, 2]).any()
+    return s
+
+
+def main(
+    out_dir: Path,
+    quick: bool = False,
+    *,
+    workers: int | None = None,
+    progress: bool = True,
+) -> pd.DataFrame:
+    """Reproduce Fig. 6 and write ``fig6_ul_estimates.csv`` / ``.png``.
+
+    Parameters
+    ----------
+    out_dir
+        Output directory (created).
+    quick
+        Tiny sizes for smoke tests (well under a minute).
+    workers
+        Processes for :func:`optsched.core.sweep.map` (None: all cores).
+    progress
+        tqdm progress bar.
+
+    Returns
+    -------
+    pandas.DataFrame
+        One row per configuration x seed x ``ul_scale``.
+    """
+    out_dir = Path(out_dir)
+    configs, servers, n_seeds = _configs(quick)
+    tasks = [
+        {
+            "seed": seed,
+            "resources": label,
+            "scales": SCALES,
+            "size": {
+                "n_jobs": n,
+                "n_slots": T,
+                "n_worker_servers": servers,
+                "n_ps_servers": servers,
+            },
+        }
+        for T, n, label in configs
+        for seed in range(n_seeds)
+    ]
+    results = sweep.map(
+        _ScriptFunction(run_instance),
+        tasks,
+        workers=workers,
+        progress=progress,
+        desc=NAME,
+    )
+    df = pd.DataFrame([r for rs in results for r in rs], columns=COLUMNS)
+    fig = _plot(df)
+    _write_outputs(out_dir, NAME, df, fig)
+    print(f"{NAME}: mean OASiS total utility per U/L estimate ({n_seeds} seeds)")
+    print("paper (T=300): underestimation > overestimation when resources are scarce")
+    with pd.option_context("display.width", 160):
+        print(_summary(df).to_string())
+    return df
+
+
+if __name__ == "__main__":
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--quick", action="store_true", help="tiny smoke-test sizes")
+    parser.add_argument(
+        "--out", type=Path, default=Path("paper_figures/out/oasis"), help="output dir"
+    )
+    parser.add_argument("--workers", type=int, default=None, help="processes")
+    args = parser.parse_args()
+    main(args.out, quick=args.quick, workers=args.workers)
