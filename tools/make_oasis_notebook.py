@@ -69,7 +69,7 @@ Lemma 3 needs, with `alpha = ln(U/L)`.""")
 cells.append(
     code("""pp = price_params(inst)
 print(f"L1 = {pp.L1:.3e}, L2 = {pp.L2:.3e}, eta1 = {pp.eta1:.2f}, eta2 = {pp.eta2:.2f}")
-print("U1 per resource:", dict(zip(inst.resources, pp.U1.round(3))))
+print("U1 per resource:", dict(zip(inst.resources, pp.U1.round(3), strict=True)))
 frac = np.linspace(0, 1, 101)
 fig, ax = plt.subplots(figsize=(6, 3.5))
 for r, name in enumerate(inst.resources):
@@ -82,7 +82,7 @@ ax.set_ylabel("price p (log scale)")
 ax.legend()
 ax.set_title("price functions (22): L at 0, U at capacity")
 plt.show()
-for r, name in enumerate(inst.resources):
+for r in range(inst.n_resources):
     cap = inst.c_worker[0, r]
     if cap > 0 and (inst.w[:, r] > 0).any():
         lo = price(pp.L1, pp.U1[r:r+1], np.zeros(1), np.array([cap]))[0]
