@@ -20,13 +20,9 @@ one instance (seed) x number of jobs x scheme.
 from __future__ import annotations
 
 import argparse
-import operator
-import os
-import runpy
-import tempfile
 import time
 import warnings
-from collections.abc import Callable, Sequence
+from collections.abc import Sequence
 from pathlib import Path
 from typing import Any
 
@@ -36,6 +32,8 @@ from matplotlib.figure import Figure
 
 import optsched
 from optsched.core import sweep
+from optsched.core.figures import ScriptFunction as _ScriptFunction
+from optsched.core.figures import write_outputs as _write_outputs
 
 NAME = "fig3_total_utility"
 COLUMNS = [
@@ -58,58 +56,6 @@ LABELS = {"oasis": "OASiS", "fifo": "FIFO", "drf": "DRF", "rrh": "RRH", "dorm": 
 
 
 # --------------------------------------------------------------- helpers
-class _ScriptFunction:
-    """Picklable handle on a module-level function of this script.
-
-    The CLI and the tests load this file by path (not as an importable
-    module), so ``pickle`` cannot refer to its functions by name.  Pickling
-    this handle instead records "run this file with ``runpy.run_path`` and
-    take function ``name``", which a spawned worker can resolve.
-    """
-
-    def __init__(self, fn: Callable[[Any], Any]) -> None:
-        self.fn = fn
-        self.path = str(Path(__file__).resolve())
-
-    def __call__(self, task: Any) -> Any:
-        return self.fn(task)
-
-    def __reduce__(self) -> tuple[Any, ...]:
-        return (operator.getitem, (_RunPath(self.path), self.fn.__name__))
-
-
-class _RunPath:
-    """Unpickles to the globals of the script at ``path``."""
-
-    def __init__(self, path: str) -> None:
-        self.path = path
-
-    def __reduce__(self) -> tuple[Any, ...]:
-        return (runpy.run_path, (self.path,))
-
-
-def _write_outputs(out_dir: Path, name: str, df: pd.DataFrame, fig: Figure) -> None:
-    """Write ``<name>.csv`` and ``<name>.png`` atomically (temp files + rename)."""
-    out_dir.mkdir(parents=True, exist_ok=True)
-    writers = {
-        ".csv": lambda path: df.to_csv(path, index=False),
-        ".png": lambda path: fig.savefig(path, format="png", dpi=150),
-    }
-    done: list[tuple[str, Path]] = []
-    try:
-        for suffix, write in writers.items():
-            fd, tmp = tempfile.mkstemp(dir=out_dir, prefix=f".{name}.", suffix=".tmp")
-            os.close(fd)
-            done.append((tmp, out_dir / f"{name}{suffix}"))
-            write(tmp)
-        for tmp, dst in done:
-            os.replace(tmp, dst)
-    except BaseException:
-        for tmp, _ in done:
-            Path(tmp).unlink(missing_ok=True)
-        raise
-
-
 def offered_load(inst: Any) -> float:
     """Offered worker load ``max_r sum_i work_i w_i^r / (T sum_h c_h^r)``.
 
