@@ -122,8 +122,10 @@ def test_fig5_proven_ratios_at_least_one(tmp_path: Path) -> None:
     inter = df[df["kind"] == "interval"]
     assert (inter["ratio"].isna()).all()
     assert (inter["ratio_lo"] <= inter["ratio_hi"] + 1e-9).all()
-    assert (df["two_alpha"] >= 2.0).all()
-    assert (df["max_ul"] >= 1.0).all()
+    # Theorem 4: 2 alpha = 2 max(1, ln max_r U/L)
+    expected = 2.0 * df["ln_max_ul"].clip(lower=1.0)
+    assert df["two_alpha"].to_numpy() == pytest.approx(expected.to_numpy())
+    assert (df["ln_max_ul"] >= 0).all()
 
 
 def test_fig6_scale_one_is_plain_oasis(tmp_path: Path) -> None:
