@@ -13,6 +13,10 @@ utilities ``L`` is a minimum of ``f_i(T - a_i)``, which for a time-critical
 job is about ``gamma1 exp(-5 (T - a_i - gamma3))``, so ``ln(U/L)`` is in the
 thousands and a factor 0.25-4 (``+-ln 4``) barely moves the prices.
 
+Besides the absolute utility, the figure shows the paired change
+``rel_to_actual`` (utility over the same instance's utility with the exact
+U/L), since the spread between instances is much larger than the effect.
+
 Each CSV row is one instance (seed) x job count x ``ul_scale``.
 """
 
@@ -47,6 +51,7 @@ COLUMNS = [
     "sum_gamma1",
     "load",
     "ln_max_ul",
+    "rel_to_actual",
     "runtime_s",
     "n_worker_servers",
     "n_ps_servers",
@@ -118,47 +123,66 @@ def _configs(quick: bool) -> tuple[list[tuple[int, int, str]], int, int]:
     )
 
 
+def add_relative(df: pd.DataFrame) -> pd.DataFrame:
+    """Add ``rel_to_actual``: utility over the same instance's utility at 100%."""
+    key = ["n_slots", "n_jobs", "seed"]
+    ref = df[df["ul_scale"] == 1.0].set_index(key)["utility"]
+    base = df.join(ref.rename("_ref"), on=key)["_ref"]
+    rel = df["utility"] / base.where(base > 0)
+    return df.assign(rel_to_actual=rel)
+
+
 def _plot(df: pd.DataFrame) -> Figure:
-    slots = sorted(df["n_slots"].unique(), reverse=True)
-    fig = Figure(figsize=(5.0 * len(slots), 4.0), layout="constrained")
-    axes = fig.subplots(1, len(slots), squeeze=False)[0]
-    for ax, T in zip(axes, slots, strict=True):
-        sub = df[df["n_slots"] == T]
-        for (n, res), g in sub.groupby(["n_jobs", "resources"], sort=True):
-            s = g.groupby("ul_scale")["utility"].agg(["mean", "std", "min", "max"])
+    fig = Figure(figsize=(11.0, 4.2), layout="constrained")
+    ax_abs, ax_rel = fig.subplots(1, 2)
+    for i, ((n, res), g) in enumerate(df.groupby(["n_jobs", "resources"], sort=True)):
+        label = f"{n} jobs ({res}), load {g['load'].mean():.2f}"
+        for ax, col, scale in (
+            (ax_abs, "utility", 1.0),
+            (ax_rel, "rel_to_actual", 100.0),
+        ):
+            s = g.groupby("ul_scale")[col].agg(["mean", "std"]) * scale
             ax.errorbar(
-                s.index * 100,
-                s["mean"],
+                s.index * 100 * (1 + 0.03 * (i - 1)),  # small offset per series
+                s["mean"] - (100.0 if col == "rel_to_actual" else 0.0),
                 yerr=s["std"].fillna(0.0),
                 marker="o",
                 capsize=3,
-                label=f"{n} jobs ({res}), load {g['load'].mean():.2f}",
+                label=label,
             )
+    for ax in (ax_abs, ax_rel):
         ax.set_xscale("log", base=2)
         ax.set_xticks([x * 100 for x in SCALES], [f"{x:.0%}" for x in SCALES])
+        ax.set_xticks([], minor=True)
         ax.set_xlabel("U/L estimate (% of actual value)")
-        ax.set_ylabel("OASiS total utility (mean ± std over seeds)")
-        H = int(sub["n_worker_servers"].iloc[0])
-        ax.set_title(f"T = {T}, H = K = {H}")
-        ax.legend(fontsize=8)
-    fig.suptitle("Fig. 6: OASiS total utility under inaccurate U/L")
+    ax_abs.set_ylabel("OASiS total utility (mean ± std over seeds)")
+    ax_abs.legend(fontsize=8)
+    ax_rel.axhline(0.0, color="grey", lw=0.8, ls="--")
+    ax_rel.set_ylabel("change vs. exact U/L on the same instance (%)")
+    ax_rel.set_title("paired change (mean ± std over seeds)", fontsize=10)
+    ax_abs.set_title("total utility", fontsize=10)
+    T = int(df["n_slots"].iloc[0])
+    H = int(df["n_worker_servers"].iloc[0])
+    fig.suptitle(f"Fig. 6: OASiS under inaccurate U/L, T = {T}, H = K = {H}")
     return fig
 
 
 def _summary(df: pd.DataFrame) -> pd.DataFrame:
-    g = df.groupby(["n_slots", "n_jobs", "resources", "ul_scale"])
+    cfg = ["n_slots", "n_jobs", "resources"]
+    g = df.groupby([*cfg, "ul_scale"])
     s = g["utility"].mean().unstack("ul_scale")
     s.columns = [f"{c:.0%}" for c in s.columns]
-    s["under>over"] = (
-        df[df["ul_scale"] < 1]
-        .groupby(["n_slots", "n_jobs", "resources"])["utility"]
-        .mean()
-        > df[df["ul_scale"] > 1]
-        .groupby(["n_slots", "n_jobs", "resources"])["utility"]
-        .mean()
+    per_seed = df.assign(side=np.sign(df["ul_scale"] - 1.0)).pivot_table(
+        index=[*cfg, "seed"], columns="side", values="utility", aggfunc="mean"
     )
-    s["ln_max_ul"] = g["ln_max_ul"].mean().groupby(level=[0, 1, 2]).mean()
-    s["load"] = g["load"].mean().groupby(level=[0, 1, 2]).mean()
+    diff = (per_seed[-1.0] - per_seed[1.0]) / per_seed[0.0].where(per_seed[0.0] > 0)
+    s["under-over_%"] = 100 * diff.groupby(level=[0, 1, 2]).mean()
+    s["seeds_under>over"] = (
+        (per_seed[-1.0] > per_seed[1.0]).groupby(level=[0, 1, 2]).sum().astype(int)
+    )
+    s["seeds"] = per_seed.groupby(level=[0, 1, 2]).size()
+    s["ln_max_ul"] = df.groupby(cfg)["ln_max_ul"].mean()
+    s["load"] = df.groupby(cfg)["load"].mean()
     return s
 
 
@@ -211,7 +235,7 @@ def main(
         progress=progress,
         desc=NAME,
     )
-    df = pd.DataFrame([r for rs in results for r in rs], columns=COLUMNS)
+    df = add_relative(pd.DataFrame([r for rs in results for r in rs]))[COLUMNS]
     fig = _plot(df)
     _write_outputs(out_dir, NAME, df, fig)
     print(f"{NAME}: mean OASiS total utility per U/L estimate ({n_seeds} seeds)")

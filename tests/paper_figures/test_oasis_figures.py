@@ -137,6 +137,7 @@ def test_fig6_scale_one_is_plain_oasis(tmp_path: Path) -> None:
     assert (df["utility"] >= 0).all() and (
         df["utility"] <= df["sum_gamma1"] + 1e-9
     ).all()
+    assert (df.loc[df["ul_scale"] == 1.0, "rel_to_actual"].dropna() == 1.0).all()
     row = df[df["ul_scale"] == 1.0].iloc[-1]
     p, inst = _regenerate(row)
     ev = p.check(inst, p.run("oasis", inst))
