@@ -513,6 +513,7 @@ def market(
     max_rounds: int | None = None,
     on_cycle: str = "raise",
     accelerate: bool = True,
+    engine: str = "auto",
 ) -> MarketResult:
     """Matching market of Alg. 2 (lines 2-16) for one category: solves P3 (18).
 
@@ -544,6 +545,10 @@ def market(
     accelerate
         Fast-forward periodic stretches of unit price rises exactly
         (:class:`_PeriodFinder`); ``False`` runs every round.
+    engine
+        ``"python"``: the reference loop below; ``"numba"``: the same loop
+        compiled (:mod:`optsched.hetero._market_nb`, bit-identical results,
+        tested); ``"auto"`` (default): numba when it is installed.
 
     Returns
     -------
@@ -562,6 +567,58 @@ def market(
     if max_rounds is None:
         p_max = sum(sum_top(rho[i], cat[i]) for i in range(S))  # (28)
         max_rounds = max(0, math.ceil(p_max))
+    core = _engine(engine)
+    if core is not None:
+        p, rounds, cycled, assignment = core(
+            np.ascontiguousarray(rho),
+            np.asarray(cat, dtype=np.int64),
+            float(tol),
+            int(max_rounds),
+            bool(accelerate),
+        )
+        rounds = int(rounds)
+        cycled = bool(cycled)
+    else:
+        p, rounds, cycled, assignment = _market_python(
+            rho, cat, tol, max_rounds, accelerate
+        )
+    if cycled:
+        if on_cycle == "raise":
+            raise MarketCycleError(
+                f"category {tuple(cat)}: price rule (22) does not clear "
+                f"(relative prices repeat, or more than P_max = {max_rounds} "
+                f"rises, after {rounds} rises)",
+                tuple(cat),
+                p.copy(),
+                rounds,
+            )
+        assignment = exact_p3(rho, cat)
+        p = equilibrium_prices(rho, assignment)
+    V = np.zeros(S)
+    np.add.at(V, assignment, rho[assignment, np.arange(K)])
+    return MarketResult(tuple(cat), assignment, p, rounds, V, not cycled)
+
+
+def _engine(engine: str):
+    """The compiled market loop, or None for the reference loop."""
+    if engine not in ("auto", "numba", "python"):
+        raise ValueError(f"engine: must be 'auto', 'numba' or 'python', got {engine!r}")
+    if engine == "python":
+        return None
+    try:
+        from ._market_nb import market_core
+    except ImportError:
+        if engine == "numba":
+            raise
+        return None
+    return market_core
+
+
+def _market_python(
+    rho: np.ndarray, cat: list[int], tol: float, max_rounds: int, accelerate: bool
+) -> tuple[np.ndarray, int, bool, np.ndarray]:
+    """Reference loop of rule (22): ``(prices, rounds, cycled, assignment)``."""
+    S, K = rho.shape
     grid = 1e3 * tol  # resolution of the repetition test on relative prices
     p = np.zeros(K)
     rounds = 0
@@ -596,22 +653,9 @@ def market(
         p[k] += step
         rounds += 1
     if cycled:
-        if on_cycle == "raise":
-            raise MarketCycleError(
-                f"category {tuple(cat)}: price rule (22) does not clear "
-                f"(relative prices repeat, or more than P_max = {max_rounds} "
-                f"rises, after {rounds} rises)",
-                tuple(cat),
-                p.copy(),
-                rounds,
-            )
-        assignment = exact_p3(rho, cat)
-        p = equilibrium_prices(rho, assignment)
-    else:
-        assignment = np.array([owner[worker_to[w]] for w in range(K)], dtype=np.int64)
-    V = np.zeros(S)
-    np.add.at(V, assignment, rho[assignment, np.arange(K)])
-    return MarketResult(tuple(cat), assignment, p, rounds, V, not cycled)
+        return p, rounds, True, np.zeros(K, dtype=np.int64)
+    assignment = np.array([owner[worker_to[w]] for w in range(K)], dtype=np.int64)
+    return p, rounds, False, assignment
 
 
 @dataclass(frozen=True, eq=False)
