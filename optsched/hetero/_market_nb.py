@@ -80,37 +80,46 @@ def _slots(needed, tied, cat, slot_owner, slot_single):
 
 
 @njit(cache=True)
-def _neighbours(s, slot_owner, slot_single, tied, out):
+def _next_nb(s, pos, slot_owner, slot_single, tied, K):
+    """Neighbour of slot ``s`` at scan position ``pos``: ``(worker, next pos)``.
+
+    A needed slot has one neighbour; a free slot scans its job's tied workers
+    in index order.  ``worker == -1`` when the neighbours are exhausted.
+    """
     if slot_single[s] >= 0:
-        out[0] = slot_single[s]
-        return 1
+        if pos == 0:
+            return slot_single[s], 1
+        return -1, 1
     i = slot_owner[s]
-    n = 0
-    for k in range(tied.shape[1]):
-        if tied[i, k]:
-            out[n] = k
-            n += 1
-    return n
+    k = pos
+    while k < K and not tied[i, k]:
+        k += 1
+    if k < K:
+        return k, k + 1
+    return -1, K
 
 
 @njit(cache=True)
-def _max_matching(n_slots, slot_owner, slot_single, tied, K, slot_to, worker_to):
+def _max_matching(
+    n_slots, slot_owner, slot_single, tied, K, slot_to, worker_to, ws_bool, ws_int
+):
+    """Port of ``online._max_matching`` (allocation-free, same visiting order)."""
+    dead = ws_bool[0]
+    seen = ws_bool[1]
+    via = ws_int[0]
+    stack_s = ws_int[1]
+    stack_p = ws_int[2]
     for s in range(n_slots):
         slot_to[s] = -1
     for w in range(K):
         worker_to[w] = -1
-    nb = np.empty((n_slots, K), dtype=np.int64)
-    deg = np.empty(n_slots, dtype=np.int64)
-    for s in range(n_slots):
-        deg[s] = _neighbours(s, slot_owner, slot_single, tied, nb[s])
-    dead = np.zeros(K, dtype=np.bool_)
-    seen = np.zeros(K, dtype=np.bool_)
-    via = np.empty(K, dtype=np.int64)
-    stack_s = np.empty(n_slots + 1, dtype=np.int64)
-    stack_p = np.empty(n_slots + 1, dtype=np.int64)
+        dead[w] = False
     for root in range(n_slots):
-        for j in range(deg[root]):
-            w = nb[root, j]
+        pos = 0
+        while True:  # cheap first pass: a free adjacent worker
+            w, pos = _next_nb(root, pos, slot_owner, slot_single, tied, K)
+            if w < 0:
+                break
             if worker_to[w] < 0:
                 worker_to[w] = root
                 slot_to[root] = w
@@ -125,12 +134,11 @@ def _max_matching(n_slots, slot_owner, slot_single, tied, K, slot_to, worker_to)
         found = -1
         while top >= 0:
             s = stack_s[top]
-            pos = stack_p[top]
-            if pos >= deg[s]:
+            w, nxt = _next_nb(s, stack_p[top], slot_owner, slot_single, tied, K)
+            if w < 0:
                 top -= 1
                 continue
-            stack_p[top] = pos + 1
-            w = nb[s, pos]
+            stack_p[top] = nxt
             if seen[w]:
                 continue
             seen[w] = True
@@ -159,27 +167,34 @@ def _max_matching(n_slots, slot_owner, slot_single, tied, K, slot_to, worker_to)
 
 
 @njit(cache=True)
-def _hall_violator(n_slots, slot_owner, slot_single, tied, slot_to, worker_to, K):
-    """Lowest-index worker of N(X) and the jobs owning X (sorted)."""
+def _hall_violator(
+    n_slots, slot_owner, slot_single, tied, slot_to, worker_to, K, ws_bool, ws_int, s_c
+):
+    """Lowest-index worker of N(X); the jobs owning X (sorted) in ``s_c``, their count."""
     s0 = -1
     for s in range(n_slots):
         if slot_to[s] < 0:
             s0 = s
             break
-    in_x = np.zeros(n_slots, dtype=np.bool_)
-    in_w = np.zeros(K, dtype=np.bool_)
-    queue = np.empty(n_slots, dtype=np.int64)
+    in_x = ws_bool[0]
+    in_w = ws_bool[1]
+    queue = ws_int[0]
+    for s in range(n_slots):
+        in_x[s] = False
+    for w in range(K):
+        in_w[w] = False
     queue[0] = s0
     in_x[s0] = True
     qlen = 1
     q = 0
-    nb = np.empty(K, dtype=np.int64)
     while q < qlen:
         s = queue[q]
         q += 1
-        d = _neighbours(s, slot_owner, slot_single, tied, nb)
-        for j in range(d):
-            w = nb[j]
+        pos = 0
+        while True:
+            w, pos = _next_nb(s, pos, slot_owner, slot_single, tied, K)
+            if w < 0:
+                break
             if in_w[w]:
                 continue
             in_w[w] = True
@@ -194,20 +209,14 @@ def _hall_violator(n_slots, slot_owner, slot_single, tied, slot_to, worker_to, K
             k = w
             break
     S = tied.shape[0]
-    has_job = np.zeros(S, dtype=np.bool_)
-    for j in range(qlen):
-        has_job[slot_owner[queue[j]]] = True
     n = 0
     for i in range(S):
-        if has_job[i]:
-            n += 1
-    s_c = np.empty(n, dtype=np.int64)
-    n = 0
-    for i in range(S):
-        if has_job[i]:
-            s_c[n] = i
-            n += 1
-    return k, s_c
+        for j in range(qlen):
+            if slot_owner[queue[j]] == i:
+                s_c[n] = i
+                n += 1
+                break
+    return k, n
 
 
 @njit(cache=True)
@@ -346,6 +355,9 @@ def market_core(rho, cat, tol, max_rounds, accelerate):
     slot_to = np.empty(K, dtype=np.int64)
     worker_to = np.empty(K, dtype=np.int64)
     key = np.empty(K, dtype=np.int64)
+    ws_bool = np.zeros((2, K), dtype=np.bool_)
+    ws_int = np.zeros((3, K + 1), dtype=np.int64)
+    sc_buf = np.empty(S, dtype=np.int64)
     seen = Dict.empty(key_type=_PAIR, value_type=_INT)
     # period finder records (since its last reset)
     index = Dict.empty(key_type=_INT, value_type=_INT)
@@ -366,7 +378,17 @@ def market_core(rho, cat, tol, max_rounds, accelerate):
                 gamma[i, k] = rho[i, k] - p[k]
         _demand(gamma, cat, tol, needed, tied, srt)
         n_slots = _slots(needed, tied, cat, slot_owner, slot_single)
-        _max_matching(n_slots, slot_owner, slot_single, tied, K, slot_to, worker_to)
+        _max_matching(
+            n_slots,
+            slot_owner,
+            slot_single,
+            tied,
+            K,
+            slot_to,
+            worker_to,
+            ws_bool,
+            ws_int,
+        )
         complete = True
         for s in range(n_slots):
             if slot_to[s] < 0:
@@ -382,9 +404,19 @@ def market_core(rho, cat, tol, max_rounds, accelerate):
             cycled = True
             break
         seen[hk] = 1
-        k, s_c = _hall_violator(
-            n_slots, slot_owner, slot_single, tied, slot_to, worker_to, K
+        k, n_sc = _hall_violator(
+            n_slots,
+            slot_owner,
+            slot_single,
+            tied,
+            slot_to,
+            worker_to,
+            K,
+            ws_bool,
+            ws_int,
+            sc_buf,
         )
+        s_c = sc_buf[:n_sc]
         step = 1.0
         for i in s_c:
             g = _gain(gamma, srt, cat[i], i, k)
