@@ -196,7 +196,12 @@ def cmd_ratio(args: argparse.Namespace) -> int:
             .to_string(index=False)
         )
         print()
-        print(summarize(df).to_string(index=False))
+        summary = summarize(df)
+        summary["paper_reports"] = [
+            f"{r[0]}-{r[1]}" if (r := p.reported_ratio.get(a)) else "-"
+            for a in summary["algorithm"]
+        ]
+        print(summary.to_string(index=False))
     return 0
 
 
@@ -228,7 +233,7 @@ def cmd_demo(args: argparse.Namespace) -> int:
             n_inf = int(np.isinf(proven["ratio"]).sum())
             if n_inf:
                 ours += f", {n_inf} with ALG=0"
-            rep = p.reported_ratio if alg == list(p.algorithms)[0] else None
+            rep = p.reported_ratio.get(alg)
             rows.append(
                 {
                     "paper": key,

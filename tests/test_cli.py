@@ -69,3 +69,15 @@ def test_argparse_errors_exit_2():
     with pytest.raises(SystemExit) as info:
         main(["generate"])
     assert info.value.code == 2
+
+
+def test_ratio_hetero_prints_paper_value_per_algorithm(capsys) -> None:
+    """`optsched ratio hetero` shows the paper's ratio beside HAS (Fig. 9: 1.0) and '-' elsewhere."""
+    argv = ["ratio", "hetero", "-n", "1", "--n-jobs", "2", "--n-workers", "4"]
+    assert main([*argv, "--algorithms", "has,optimus", "--workers", "1"]) == 0
+    out = capsys.readouterr().out
+    summary = out[out.index("paper_reports") :].splitlines()
+    has_row = next(line for line in summary if " has " in f" {line} ")
+    opt_row = next(line for line in summary if " optimus " in f" {line} ")
+    assert has_row.rstrip().endswith("1.0-1.0")
+    assert opt_row.rstrip().endswith("-")

@@ -64,7 +64,10 @@ class Paper:
     solve_offline
         ``solve_offline(inst, time_limit=..., **kw) -> OfflineResult``.
     reported_ratio
-        The paper's reported empirical ratio range (lo, hi), if any.
+        Algorithm name -> the paper's reported empirical ratio range
+        ``(lo, hi)`` of that algorithm against the optimum (``ALG/OPT`` for
+        minimisation, ``OPT/ALG`` for maximisation); algorithms the paper
+        reports no ratio for are absent.
     demo_size
         Size keywords for ``optsched demo`` (small, solved in seconds).
     size_options
@@ -80,7 +83,7 @@ class Paper:
     algorithms: Mapping[str, Callable[..., Any]]
     check: Callable[[Any, Any], Any]
     solve_offline: Callable[..., OfflineResult]
-    reported_ratio: tuple[float, float] | None = None
+    reported_ratio: Mapping[str, tuple[float, float]] = field(default_factory=dict)
     demo_size: Mapping[str, Any] = field(default_factory=dict)
     size_options: Mapping[str, tuple[type, Any, str]] = field(default_factory=dict)
 

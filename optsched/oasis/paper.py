@@ -49,7 +49,7 @@ PAPER = Paper(
     },
     check=check,
     solve_offline=solve_offline,
-    reported_ratio=(1.1, 1.5),
+    reported_ratio={"oasis": (1.1, 1.5)},
     demo_size={"n_jobs": 6, "n_slots": 12, "n_worker_servers": 2, "n_ps_servers": 2},
     size_options={
         "n_jobs": (int, 10, "number of jobs I"),
