@@ -28,7 +28,7 @@ from __future__ import annotations
 import math
 
 import numpy as np
-from numba import njit, types
+from numba import njit, prange, types
 from numba.typed import Dict
 
 _PAIR = types.UniTuple(types.int64, 2)
@@ -521,3 +521,25 @@ def market_core(rho, cat, tol, max_rounds, accelerate):
         for w in range(K):
             assignment[w] = slot_owner[worker_to[w]]
     return p, rounds, cycled, assignment
+
+
+def _many(rho, cats, tol, max_rounds, accelerate):  # pragma: no cover - compiled below
+    M = cats.shape[0]
+    K = rho.shape[1]
+    prices = np.empty((M, K))
+    rounds = np.empty(M, dtype=np.int64)
+    cycled = np.empty(M, dtype=np.bool_)
+    assignment = np.empty((M, K), dtype=np.int64)
+    for j in prange(M):
+        p, r, c, a = market_core(rho, cats[j], tol, max_rounds[j], accelerate)
+        prices[j] = p
+        rounds[j] = r
+        cycled[j] = c
+        assignment[j] = a
+    return prices, rounds, cycled, assignment
+
+
+#: :func:`market_core` over the rows of ``cats`` (categories), one thread.
+market_many = njit(cache=True)(_many)
+#: The same with the categories spread over numba's threads (``prange``).
+market_many_parallel = njit(cache=True, parallel=True)(_many)

@@ -582,6 +582,21 @@ def market(
         p, rounds, cycled, assignment = _market_python(
             rho, cat, tol, max_rounds, accelerate
         )
+    return _finish(rho, cat, p, rounds, cycled, assignment, on_cycle, max_rounds)
+
+
+def _finish(
+    rho: np.ndarray,
+    cat: list[int],
+    p: np.ndarray,
+    rounds: int,
+    cycled: bool,
+    assignment: np.ndarray,
+    on_cycle: str,
+    max_rounds: int,
+) -> MarketResult:
+    """MarketResult of a finished loop; a cycled market raises or is solved exactly."""
+    S, K = rho.shape
     if cycled:
         if on_cycle == "raise":
             raise MarketCycleError(
@@ -597,6 +612,85 @@ def market(
     V = np.zeros(S)
     np.add.at(V, assignment, rho[assignment, np.arange(K)])
     return MarketResult(tuple(cat), assignment, p, rounds, V, not cycled)
+
+
+def markets(
+    rho: np.ndarray,
+    categories: Iterable[Sequence[int]],
+    *,
+    tol: float | None = None,
+    max_rounds: int | None = None,
+    on_cycle: str = "raise",
+    accelerate: bool = True,
+    engine: str = "auto",
+    parallel: bool | None = None,
+) -> list[MarketResult]:
+    """:func:`market` for every category, in order (the loop of Alg. 2 line 1).
+
+    With the compiled engine the categories run as one batch, spread over
+    numba's threads when ``parallel`` is true (default: only when called
+    from the main thread, because numba's default threading layer does not
+    allow concurrent parallel launches from several Python threads, e.g.
+    Dask worker threads).  Each category's market is independent (prices
+    restart at 0), so the results equal ``[market(rho, c, ...) for c in
+    categories]`` exactly (tested).
+    """
+    if on_cycle not in ("raise", "exact"):
+        raise ValueError(f"on_cycle: must be 'raise' or 'exact', got {on_cycle!r}")
+    rho = np.asarray(rho, dtype=float)
+    S, K = rho.shape
+    cats = [[int(x) for x in c] for c in categories]
+    for c in cats:
+        _validate_category(c, S, K)
+    core = _engine(engine)
+    if core is None or not cats:
+        return [
+            market(
+                rho,
+                c,
+                tol=tol,
+                max_rounds=max_rounds,
+                on_cycle=on_cycle,
+                accelerate=accelerate,
+                engine=engine,
+            )
+            for c in cats
+        ]
+    import threading
+
+    import numba
+
+    from ._market_nb import market_many, market_many_parallel
+
+    if tol is None:
+        tol = 1e-9 * max(1.0, float(np.abs(rho).max()))
+    caps = [
+        max(0, math.ceil(sum(sum_top(rho[i], c[i]) for i in range(S))))
+        if max_rounds is None
+        else max_rounds
+        for c in cats
+    ]
+    if parallel is None:
+        parallel = threading.current_thread() is threading.main_thread()
+    args = (
+        np.ascontiguousarray(rho),
+        np.asarray(cats, dtype=np.int64).reshape(len(cats), S),
+        float(tol),
+        np.asarray(caps, dtype=np.int64),
+        bool(accelerate),
+    )
+    if parallel:
+        old = numba.set_parallel_chunksize(1)  # categories differ a lot in cost
+        try:
+            P, R, C, A = market_many_parallel(*args)
+        finally:
+            numba.set_parallel_chunksize(old)
+    else:
+        P, R, C, A = market_many(*args)
+    return [
+        _finish(rho, c, P[j], int(R[j]), bool(C[j]), A[j], on_cycle, caps[j])
+        for j, c in enumerate(cats)
+    ]
 
 
 def _engine(engine: str):
@@ -701,11 +795,8 @@ def has_categories(
         if categories is None
         else categories
     )
-    out = []
-    for cat in cats:
-        m = market(rho, cat, tol=tol, max_rounds=max_rounds, on_cycle=on_cycle)
-        out.append(CategoryResult(m, avg_jct(inst, m.assignment, rho)))
-    return out
+    ms = markets(rho, cats, tol=tol, max_rounds=max_rounds, on_cycle=on_cycle)
+    return [CategoryResult(m, avg_jct(inst, m.assignment, rho)) for m in ms]
 
 
 def has(
@@ -973,14 +1064,22 @@ def jps_samples(
         picks = np.arange(n_rear)
     else:
         picks = np.sort(rng.choice(n_rear, size=int(n_samples), replace=False))
-    samples = []
-    for pos in (start + int(p) for p in picks):
+    positions = [start + int(p) for p in picks]
+    cats, cats_jobs = [], []
+    for pos in positions:
         cat = category_at(pos, K, S)
         cat_jobs = np.empty(S, dtype=np.int64)
         cat_jobs[order] = cat
+        cats.append(cat)
+        cats_jobs.append(cat_jobs)
+    if p3 == "market":  # line 3: one market per sample (a batch, see markets())
+        ms = markets(rho, cats_jobs, tol=tol, max_rounds=max_rounds, on_cycle=on_cycle)
+    samples = []
+    for j, (pos, cat, cat_jobs) in enumerate(
+        zip(positions, cats, cats_jobs, strict=True)
+    ):
         if p3 == "market":
-            m = market(rho, cat_jobs, tol=tol, max_rounds=max_rounds, on_cycle=on_cycle)
-            assignment, prices, cleared = m.assignment, m.prices, m.cleared
+            assignment, prices, cleared = ms[j].assignment, ms[j].prices, ms[j].cleared
         else:
             assignment, prices, cleared = exact_p3(rho, cat_jobs), None, True
         V, n, single = assignment_stats(inst, assignment, rho)

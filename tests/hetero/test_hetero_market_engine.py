@@ -12,6 +12,7 @@ from optsched.hetero.online import (
     MarketCycleError,
     categories_array,
     market,
+    markets,
     n_categories,
 )
 
@@ -85,3 +86,19 @@ def test_engines_on_table_ii_and_cycle_example():
 def test_engine_argument_validated():
     with pytest.raises(ValueError, match="engine"):
         market(example().rho, (3, 1), engine="fortran")
+
+
+@pytest.mark.parametrize("parallel", [False, True])
+def test_batch_equals_one_by_one(parallel):
+    """markets() (one compiled batch, optionally threaded) == market() per category."""
+    inst = generate(3, n_jobs=3, n_workers=10)
+    cats = [tuple(c) for c in categories_array(10, 3)]
+    batch = markets(inst.rho, cats, on_cycle="exact", parallel=parallel)
+    assert [m.category for m in batch] == cats
+    for m, cat in zip(batch, cats, strict=True):
+        ref = market(inst.rho, cat, on_cycle="exact", engine="python")
+        assert m.rounds == ref.rounds and m.cleared == ref.cleared
+        assert np.array_equal(m.prices, ref.prices)
+        assert np.array_equal(m.assignment, ref.assignment)
+    py = markets(inst.rho, cats[:5], on_cycle="exact", engine="python")
+    assert [m.rounds for m in py] == [m.rounds for m in batch[:5]]
