@@ -19,11 +19,22 @@ the optimum of the binary P3.  The LP dual (:func:`build_p3_dual`) is::
     s.t. u_i + p_k >= rho_{i,k}        for every (i, k)     (c_dual_cover)
          p_k >= 0,  u_i free
 
-and ``p_k`` are worker prices: for any ``p >= 0`` the best ``u`` gives the
-dual function ``D(p) = sum_k p_k + sum_i sum_top(rho_i - p, K_i)``
-(:func:`dual_value`), an upper bound on P3 that is tight exactly at
-market-clearing prices.  HAS (Alg. 2) ends at such prices, so
-``D(p_HAS) == P3`` certifies Theorem 2.
+and ``p_k`` are worker prices.  Market prices are *not* always part of an
+optimal solution of this bound-free dual: for fixed ``p`` its best ``u_i``
+is ``max_k (rho_{i,k} - p_k)`` (example: ``rho = [[10, 5, 0], [0, 0, 1]]``,
+category ``(2, 1)``, the market clears at ``p = 0`` with P3 = 16, but the
+bound-free dual at ``p = 0`` is 21).  They are optimal for the dual of the
+same LP with the bounds ``x <= 1`` written explicitly (multipliers
+``w_{i,k} >= 0``; ``u_i + p_k + w_{i,k} >= rho_{i,k}``, objective
+``sum_i K_i u_i + sum_k p_k + sum_{i,k} w_{i,k}``) with ``u_i`` the
+``K_i``-th best payoff of job ``i`` and ``w_{i,k} = max(0, rho_{i,k} - p_k -
+u_i)``.  Equivalently ``D(p) = sum_k p_k + sum_i sum_top(rho_i - p, K_i)``
+(:func:`dual_value`) is the Lagrangian dual function of P3 relaxing (8d)
+only (``0 <= x <= 1`` kept in the inner problem): an upper bound on P3 for
+every ``p >= 0`` that is tight exactly at market-clearing prices.  HAS
+(Alg. 2) ends at such prices, so ``D(p_HAS) == P3`` certifies Theorem 2
+(the notebook ``notebooks/hetero_matching_markets.ipynb`` checks both duals
+and complementary slackness).
 
 Dual signs (``optsched.core.solver`` convention, max problem): the duals of
 the ``<=`` rows ``c8d_worker_once`` are ``>= 0`` and equal optimal ``p_k``;

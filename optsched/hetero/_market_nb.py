@@ -539,7 +539,6 @@ def _many(rho, cats, tol, max_rounds, accelerate):  # pragma: no cover - compile
     return prices, rounds, cycled, assignment
 
 
-#: :func:`market_core` over the rows of ``cats`` (categories), one thread.
-market_many = njit(cache=True)(_many)
-#: The same with the categories spread over numba's threads (``prange``).
+#: :func:`market_core` over the rows of ``cats`` (categories), spread over
+#: numba's threads (``prange``).
 market_many_parallel = njit(cache=True, parallel=True)(_many)

@@ -57,8 +57,8 @@ Readings adopted (docs/hetero.md, docs/errata.md)
 With these readings every terminal state is optimal for P3 (first welfare
 theorem: every job holds a set maximising ``sum_{k} Gamma_{i,k}``, all workers
 are sold, so the prices cancel in any comparison) -- Theorem 2 -- and the
-prices are an optimal solution of the LP dual of P3 (tested against
-``optsched.models.hetero``).  Two simpler readings fail: per-slot arg-max
+prices attain the dual function ``D(p) = P3`` (an optimal dual of P3 with
+the bounds ``x <= 1`` explicit; see ``optsched.models.hetero``, tested).  Two simpler readings fail: per-slot arg-max
 preferences never clear with real-valued throughputs, and "top ``K_i`` with
 ties" without the needed workers stops at sub-optimal allocations (Table II's
 ``{1, 3}`` row: VGG-19 on {T4, T4, V100}, 4,166 samples/s instead of 4,667).
@@ -175,8 +175,9 @@ class MarketResult:
     assignment
         Job of every worker (K,) read off the cleared preferred graph.
     prices
-        Final prices ``p_k`` (K,): market-clearing prices, hence an optimal
-        solution of the LP dual of P3 (``optsched.models.hetero``).
+        Final prices ``p_k`` (K,): market-clearing prices, hence
+        ``dual_value(rho, category, prices) == P3`` (the dual of P3 with
+        explicit bounds ``x <= 1``; ``optsched.models.hetero``).
     rounds
         Number of price rises (iterations of the while loop); for a market
         that did not clear, the rises made until that was detected.
@@ -660,7 +661,7 @@ def markets(
 
     import numba
 
-    from ._market_nb import market_many, market_many_parallel
+    from ._market_nb import market_many_parallel
 
     if tol is None:
         tol = 1e-9 * max(1.0, float(np.abs(rho).max()))
@@ -685,8 +686,15 @@ def markets(
             P, R, C, A = market_many_parallel(*args)
         finally:
             numba.set_parallel_chunksize(old)
-    else:
-        P, R, C, A = market_many(*args)
+    else:  # one compiled call per category (no second kernel to compile)
+        out = [
+            core(args[0], args[1][j], args[2], args[3][j], args[4])
+            for j in range(len(cats))
+        ]
+        P = [o[0] for o in out]
+        R = [o[1] for o in out]
+        C = [o[2] for o in out]
+        A = [o[3] for o in out]
     return [
         _finish(rho, c, P[j], int(R[j]), bool(C[j]), A[j], on_cycle, caps[j])
         for j, c in enumerate(cats)
