@@ -31,6 +31,7 @@ figures-quick: $(STAMP)
 
 bench: $(STAMP)
 	$(BIN)/python -m benchmarks.oasis_bench
+	$(BIN)/python -m benchmarks.hetero_bench
 
 clean:
 	rm -rf $(VENV) paper_figures/out .pytest_cache
