@@ -11,11 +11,21 @@ floating-point operation is the one of the reference, so both engines return
 bit-identical prices, rounds and assignments (tested with hypothesis in
 ``tests/hetero/test_hetero_market_engine.py``).
 
-Two bookkeeping details differ in form only:
+The matching and the constricted set skip only neighbours whose visit has
+no effect in the reference (see :func:`_max_matching` and
+:func:`_hall_violator`): a job's free slots read its tied workers from a
+list instead of scanning the row, the cheap first pass resumes where the
+job's previous free slot stopped (a matched worker never becomes free), a
+search continues a job's free slots from the furthest tied worker already
+seen, and the constricted set expands one free slot per job.
+
+Three bookkeeping details differ in form only:
 
 * the period signature (preferred graph, selected worker, step) is looked up
   by a 64-bit hash of the graph and the worker and then compared exactly
-  with the stored round (falling back to a scan on a hash collision);
+  with the stored rounds;
+* earlier rounds with the same signature are chained through
+  ``rec_prev`` (the reference keeps a list per signature);
 * the set of visited relative price vectors is kept as pairs of independent
   64-bit hashes of the integer vector (a false "repeat" needs a 128-bit
   collision).
@@ -45,18 +55,25 @@ def _hash_int_array(a, seed):
 
 
 @njit(cache=True)
-def _demand(gamma, cat, tol, needed, tied, srt):
-    """Fill needed/tied (S, K) and the descending payoffs srt (S, K)."""
+def _demand(gamma, cat, tol, needed, tied, srt, tlist, ntied):
+    """Fill needed/tied (S, K), the descending payoffs srt (S, K) and, per job,
+    the tied workers in index order (``tlist[i, :ntied[i]]``)."""
     S, K = gamma.shape
     for i in range(S):
         row = np.sort(gamma[i])
         for j in range(K):
             srt[i, j] = row[K - 1 - j]
         theta = srt[i, cat[i] - 1]
+        n = 0
         for k in range(K):
             g = gamma[i, k]
             needed[i, k] = g > theta + tol
-            tied[i, k] = abs(g - theta) <= tol
+            t = abs(g - theta) <= tol
+            tied[i, k] = t
+            if t:
+                tlist[i, n] = k
+                n += 1
+        ntied[i] = n
 
 
 @njit(cache=True)
@@ -80,65 +97,101 @@ def _slots(needed, tied, cat, slot_owner, slot_single):
 
 
 @njit(cache=True)
-def _next_nb(s, pos, slot_owner, slot_single, tied, K):
+def _next_nb(s, pos, slot_owner, slot_single, tlist, ntied):
     """Neighbour of slot ``s`` at scan position ``pos``: ``(worker, next pos)``.
 
-    A needed slot has one neighbour; a free slot scans its job's tied workers
-    in index order.  ``worker == -1`` when the neighbours are exhausted.
+    A needed slot has one neighbour; a free slot lists its job's tied
+    workers in index order (``pos`` indexes that list).  ``worker == -1``
+    when the neighbours are exhausted.
     """
     if slot_single[s] >= 0:
         if pos == 0:
             return slot_single[s], 1
         return -1, 1
     i = slot_owner[s]
-    k = pos
-    while k < K and not tied[i, k]:
-        k += 1
-    if k < K:
-        return k, k + 1
-    return -1, K
+    if pos < ntied[i]:
+        return tlist[i, pos], pos + 1
+    return -1, pos
 
 
 @njit(cache=True)
 def _max_matching(
-    n_slots, slot_owner, slot_single, tied, K, slot_to, worker_to, ws_bool, ws_int
+    n_slots,
+    slot_owner,
+    slot_single,
+    tlist,
+    ntied,
+    K,
+    slot_to,
+    worker_to,
+    ws_bool,
+    ws_int,
+    ws_job,
 ):
-    """Port of ``online._max_matching`` (allocation-free, same visiting order)."""
+    """Port of ``online._max_matching`` (allocation-free, same visiting order).
+
+    Two shortcuts skip only neighbours the reference visits without effect,
+    so the matching is the same: (a) a worker never becomes free again once
+    matched, so the cheap first pass of a job's free slots resumes where the
+    previous free slot of that job stopped (``first[i]``); (b) within one
+    search, every tied worker of job ``i`` before ``reach[i]`` (the furthest
+    position any free slot of job ``i`` has scanned) is already seen, so
+    free slots of job ``i`` continue from there.
+    """
     dead = ws_bool[0]
     seen = ws_bool[1]
     via = ws_int[0]
     stack_s = ws_int[1]
     stack_p = ws_int[2]
+    first = ws_job[0]
+    reach = ws_job[1]
+    S = first.shape[0]
     for s in range(n_slots):
         slot_to[s] = -1
     for w in range(K):
         worker_to[w] = -1
         dead[w] = False
+    for i in range(S):
+        first[i] = 0
     for root in range(n_slots):
-        pos = 0
+        single = slot_single[root] >= 0
+        i_root = slot_owner[root]
+        pos = 0 if single else first[i_root]
         while True:  # cheap first pass: a free adjacent worker
-            w, pos = _next_nb(root, pos, slot_owner, slot_single, tied, K)
+            w, pos = _next_nb(root, pos, slot_owner, slot_single, tlist, ntied)
             if w < 0:
                 break
             if worker_to[w] < 0:
                 worker_to[w] = root
                 slot_to[root] = w
                 break
+        if not single:
+            first[i_root] = pos
         if slot_to[root] >= 0:
             continue
         for w in range(K):
             seen[w] = dead[w]
+        for i in range(S):
+            reach[i] = 0
         top = 0
         stack_s[0] = root
         stack_p[0] = 0
         found = -1
         while top >= 0:
             s = stack_s[top]
-            w, nxt = _next_nb(s, stack_p[top], slot_owner, slot_single, tied, K)
+            pos = stack_p[top]
+            free_slot = slot_single[s] < 0
+            if free_slot:
+                i = slot_owner[s]
+                if pos < reach[i]:
+                    pos = reach[i]
+            w, nxt = _next_nb(s, pos, slot_owner, slot_single, tlist, ntied)
             if w < 0:
                 top -= 1
                 continue
             stack_p[top] = nxt
+            if free_slot and nxt > reach[i]:
+                reach[i] = nxt
             if seen[w]:
                 continue
             seen[w] = True
@@ -168,9 +221,24 @@ def _max_matching(
 
 @njit(cache=True)
 def _hall_violator(
-    n_slots, slot_owner, slot_single, tied, slot_to, worker_to, K, ws_bool, ws_int, s_c
+    n_slots,
+    slot_owner,
+    slot_single,
+    tlist,
+    ntied,
+    slot_to,
+    worker_to,
+    K,
+    ws_bool,
+    ws_int,
+    ws_job,
+    s_c,
 ):
-    """Lowest-index worker of N(X); the jobs owning X (sorted) in ``s_c``, their count."""
+    """Lowest-index worker of N(X); the jobs owning X (sorted) in ``s_c``, their count.
+
+    Free slots of one job have the same neighbours, so only the first one
+    reached is expanded (the others would add nothing to N(X)).
+    """
     s0 = -1
     for s in range(n_slots):
         if slot_to[s] < 0:
@@ -179,6 +247,10 @@ def _hall_violator(
     in_x = ws_bool[0]
     in_w = ws_bool[1]
     queue = ws_int[0]
+    expanded = ws_job[2]
+    S = expanded.shape[0]
+    for i in range(S):
+        expanded[i] = 0
     for s in range(n_slots):
         in_x[s] = False
     for w in range(K):
@@ -190,9 +262,13 @@ def _hall_violator(
     while q < qlen:
         s = queue[q]
         q += 1
+        if slot_single[s] < 0:
+            if expanded[slot_owner[s]]:
+                continue
+            expanded[slot_owner[s]] = 1
         pos = 0
         while True:
-            w, pos = _next_nb(s, pos, slot_owner, slot_single, tied, K)
+            w, pos = _next_nb(s, pos, slot_owner, slot_single, tlist, ntied)
             if w < 0:
                 break
             if in_w[w]:
@@ -208,7 +284,6 @@ def _hall_violator(
         if in_w[w]:
             k = w
             break
-    S = tied.shape[0]
     n = 0
     for i in range(S):
         for j in range(qlen):
@@ -259,37 +334,28 @@ def _periods(rho, cat, tol, rec_p, rec_srt, rec_k, rec_sc, rec_nsc, t0, t_end, d
         return 0
     best = math.inf
     small = tol * 1e-3
-    # pairs (w, v) whose payoff difference Gamma_w - Gamma_v falls by
-    # delta = d_w - d_v > 0 per period; the pair (v, w) gives the same
-    # oriented difference and rate, so it is skipped
-    pw = np.empty(K * K, dtype=np.int64)
-    pv = np.empty(K * K, dtype=np.int64)
-    prate = np.empty(K * K)
-    npairs = 0
-    for w in range(K):
-        for v in range(K):
-            delta = d[w] - d[v]
-            if delta > small:
-                pw[npairs] = w
-                pv[npairs] = v
-                prate[npairs] = delta
-                npairs += 1
     gamma = np.empty((S, K))
     for r in range(t0, t_end):
         p = rec_p[r]
         for i in range(S):
             for k in range(K):
                 gamma[i, k] = rho[i, k] - p[k]
-        for j in range(npairs):
-            w = pw[j]
-            v = pv[j]
-            rate = prate[j]
-            for i in range(S):
+        for i in range(S):
+            # the lowest-index worker holding theta_i (the reference's choice)
+            theta = rec_srt[r, i, cat[i] - 1]
+            v = 0
+            while gamma[i, v] != theta:
+                v += 1
+            for w in range(K):
+                delta = d[w] - d[v]
+                if abs(delta) <= small:
+                    continue
                 s = gamma[i, w] - gamma[i, v]
                 if abs(s) <= tol:
                     return 0
-                if s > tol:
-                    lim = float(math.ceil((s - tol) / rate)) - 1.0
+                o = s if delta > 0 else -s
+                if o > tol:
+                    lim = float(math.ceil((o - tol) / abs(delta))) - 1.0
                     if lim < best:
                         best = lim
                         if best < 1:  # the result is 0 whatever follows
@@ -321,6 +387,23 @@ def _periods(rho, cat, tol, rec_p, rec_srt, rec_k, rec_sc, rec_nsc, t0, t_end, d
             gain = gamma[i, k] - gamma[i, v]
             dd = d[k] - d[v]
             if abs(dd) <= small:
+                if gain > 1.0:
+                    # the step is this gain: no payoff at or below Gamma_v
+                    # may come within tol of it (port of online._catch_up)
+                    for w in range(K):
+                        if w == v:
+                            continue
+                        sw = gamma[i, w] - gamma[i, v]
+                        rate = d[v] - d[w]
+                        if sw <= 0 and rate > small:
+                            o = -sw
+                            if o <= tol:
+                                return 0
+                            lim = float(math.ceil((o - tol) / rate)) - 1.0
+                            if lim < best:
+                                best = lim
+                                if best < 1:
+                                    return 0
                 continue
             if gain > 1.0:
                 return 0
@@ -333,6 +416,22 @@ def _periods(rho, cat, tol, rec_p, rec_srt, rec_k, rec_sc, rec_nsc, t0, t_end, d
     if best < 1:
         return 0
     return int(min(best, 1e15))
+
+
+#: How many earlier rounds with the same signature are tried as the start of
+#: a period (latest first).  Several are needed when a period is made of
+#: sub-periods that share signatures (rotations through two worker classes).
+_MAX_TRIES = 8
+
+
+@njit(cache=True)
+def _same_graph(needed_a, tied_a, needed_b, tied_b):
+    S, K = needed_a.shape
+    for i in range(S):
+        for w in range(K):
+            if needed_a[i, w] != needed_b[i, w] or tied_a[i, w] != tied_b[i, w]:
+                return False
+    return True
 
 
 @njit(cache=True)
@@ -358,6 +457,9 @@ def market_core(rho, cat, tol, max_rounds, accelerate):
     ws_bool = np.zeros((2, K), dtype=np.bool_)
     ws_int = np.zeros((3, K + 1), dtype=np.int64)
     sc_buf = np.empty(S, dtype=np.int64)
+    tlist = np.empty((S, K), dtype=np.int64)
+    ntied = np.empty(S, dtype=np.int64)
+    ws_job = np.zeros((3, S), dtype=np.int64)
     seen = Dict.empty(key_type=_PAIR, value_type=_INT)
     # period finder records (since its last reset)
     index = Dict.empty(key_type=_INT, value_type=_INT)
@@ -370,24 +472,27 @@ def market_core(rho, cat, tol, max_rounds, accelerate):
     rec_step = np.empty(cap)
     rec_needed = np.empty((cap, S, K), dtype=np.bool_)
     rec_tied = np.empty((cap, S, K), dtype=np.bool_)
+    rec_prev = np.empty(cap, dtype=np.int64)  # earlier record, same signature hash
     n_rec = 0
     cycled = False
     while True:
         for i in range(S):
             for k in range(K):
                 gamma[i, k] = rho[i, k] - p[k]
-        _demand(gamma, cat, tol, needed, tied, srt)
+        _demand(gamma, cat, tol, needed, tied, srt, tlist, ntied)
         n_slots = _slots(needed, tied, cat, slot_owner, slot_single)
         _max_matching(
             n_slots,
             slot_owner,
             slot_single,
-            tied,
+            tlist,
+            ntied,
             K,
             slot_to,
             worker_to,
             ws_bool,
             ws_int,
+            ws_job,
         )
         complete = True
         for s in range(n_slots):
@@ -408,12 +513,14 @@ def market_core(rho, cat, tol, max_rounds, accelerate):
             n_slots,
             slot_owner,
             slot_single,
-            tied,
+            tlist,
+            ntied,
             slot_to,
             worker_to,
             K,
             ws_bool,
             ws_int,
+            ws_job,
             sc_buf,
         )
         s_c = sc_buf[:n_sc]
@@ -425,36 +532,6 @@ def market_core(rho, cat, tol, max_rounds, accelerate):
         if accelerate:
             budget = max_rounds - rounds
             h = _sig_hash(needed, tied, k)
-            t0 = -1
-            if h in index:
-                c = index[h]
-                same = rec_k[c] == k and rec_step[c] == step
-                if same:
-                    for i in range(S):
-                        for w in range(K):
-                            if (
-                                rec_needed[c, i, w] != needed[i, w]
-                                or rec_tied[c, i, w] != tied[i, w]
-                            ):
-                                same = False
-                if same:
-                    t0 = c
-                else:  # hash collision: exact scan for the latest equal record
-                    for c2 in range(n_rec - 1, -1, -1):
-                        if rec_k[c2] != k or rec_step[c2] != step:
-                            continue
-                        eq = True
-                        for i in range(S):
-                            for w in range(K):
-                                if (
-                                    rec_needed[c2, i, w] != needed[i, w]
-                                    or rec_tied[c2, i, w] != tied[i, w]
-                                ):
-                                    eq = False
-                        if eq:
-                            t0 = c2
-                            break
-            index[h] = n_rec
             if n_rec == cap:
                 cap *= 2
                 rp = np.empty((cap, K))
@@ -481,6 +558,9 @@ def market_core(rho, cat, tol, max_rounds, accelerate):
                 rtd = np.empty((cap, S, K), dtype=np.bool_)
                 rtd[:n_rec] = rec_tied
                 rec_tied = rtd
+                rpv = np.empty(cap, dtype=np.int64)
+                rpv[:n_rec] = rec_prev
+                rec_prev = rpv
             rec_p[n_rec] = p
             rec_srt[n_rec] = srt
             rec_k[n_rec] = k
@@ -489,31 +569,48 @@ def market_core(rho, cat, tol, max_rounds, accelerate):
             rec_step[n_rec] = step
             rec_needed[n_rec] = needed
             rec_tied[n_rec] = tied
+            rec_prev[n_rec] = index[h] if h in index else -1
+            index[h] = n_rec
             n_rec += 1
-            if t0 >= 0:
-                m = n_rec - 1 - t0
-                d = p - rec_p[t0]
-                n = _periods(
-                    rho,
-                    cat,
-                    tol,
-                    rec_p,
-                    rec_srt,
-                    rec_k,
-                    rec_sc,
-                    rec_nsc,
-                    t0,
-                    n_rec - 1,
-                    d,
-                )
-                n = min(n, budget // m)
-                if n >= 1:
-                    index = Dict.empty(key_type=_INT, value_type=_INT)
-                    n_rec = 0
-                    for w in range(K):
-                        p[w] += n * d[w]
-                    rounds += n * m
-                    continue
+            # earlier rounds with the same signature, latest first: the
+            # first one whose period can be replayed n >= 1 times is used
+            c = rec_prev[n_rec - 1]
+            tries = 0
+            jumped = False
+            while c >= 0 and tries < _MAX_TRIES:
+                if (
+                    rec_k[c] == k
+                    and rec_step[c] == step
+                    and _same_graph(rec_needed[c], rec_tied[c], needed, tied)
+                ):
+                    tries += 1
+                    m = n_rec - 1 - c
+                    d = p - rec_p[c]
+                    n = _periods(
+                        rho,
+                        cat,
+                        tol,
+                        rec_p,
+                        rec_srt,
+                        rec_k,
+                        rec_sc,
+                        rec_nsc,
+                        c,
+                        n_rec - 1,
+                        d,
+                    )
+                    n = min(n, budget // m)
+                    if n >= 1:
+                        index = Dict.empty(key_type=_INT, value_type=_INT)
+                        n_rec = 0
+                        for w in range(K):
+                            p[w] += n * d[w]
+                        rounds += n * m
+                        jumped = True
+                        break
+                c = rec_prev[c]
+            if jumped:
+                continue
         p[k] += step
         rounds += 1
     assignment = np.empty(K, dtype=np.int64)

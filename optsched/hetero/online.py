@@ -406,20 +406,37 @@ def equilibrium_prices(rho: np.ndarray, assignment: np.ndarray) -> np.ndarray:
     raise ValueError("assignment is not optimal for P3: no clearing prices exist")
 
 
+#: Earlier rounds with the same decisions tried as the start of a period
+#: (the compiled engine's ``_MAX_TRIES``).
+_MAX_PERIOD_TRIES = 8
+
+
 class _PeriodFinder:
     """Exact fast-forward of periodic stretches of the pricing loop.
 
     Rule (22) often rotates unit price rises through a class of identical
     workers (same throughput column): every ``m`` rounds the same preferred
     graphs, selected workers and steps recur while the prices of a set of
-    workers grow by ``d`` per period.  The decisions of a round only depend on
-    the order relations (``>``, tie, ``<`` with tolerance ``tol``) between the
-    payoffs of each job and on the steps ``max{1, V_i - V_i^k}``.  When a
-    round's decisions repeat those of an earlier round, this class computes
-    the largest number ``n`` of further periods during which no relation
-    changes and no step changes (all quantities move linearly with the
-    period), and the loop then applies ``n`` periods at once.  The result is
-    identical to the round-by-round loop (tested with ``accelerate=False``).
+    workers grow by ``d`` per period.  The decisions of a round (needed and
+    tied workers, hence the matching, the constricted set and the selected
+    worker ``k``) only depend on the relation (above, tied, below with
+    tolerance ``tol``) of every payoff ``Gamma_{i,w}`` to job ``i``'s
+    ``K_i``-th largest payoff ``theta_i``, and the step on
+    ``max{1, V_i - V_i^k}``.  When a round's decisions repeat those of an
+    earlier round, this class computes the largest number ``n`` of further
+    periods during which, in every round of the period, no payoff crosses
+    into or out of the tie band around ``theta_i`` (the worker holding
+    ``theta_i`` keeps its position: everything tied with it moves with it,
+    everything else stays on its side) and every step stays 1 (all
+    quantities move linearly with the period), and the loop then applies
+    ``n`` periods at once.  The result is identical to the round-by-round
+    loop (tested with ``accelerate=False``).
+
+    Relations between two payoffs that are both away from ``theta_i`` are
+    free to change: they do not enter the preferred graph.  (An earlier
+    version also froze those; it was exact but stopped at every crossing of
+    two worker classes far below ``theta_i``, which made ``K = 300`` markets
+    run most rounds one by one.)
     """
 
     def __init__(self, rho: np.ndarray, cat: list[int], tol: float) -> None:
@@ -430,7 +447,7 @@ class _PeriodFinder:
 
     def reset(self) -> None:
         """Forget the recorded rounds."""
-        self.index: dict[tuple, int] = {}
+        self.index: dict[tuple, list[int]] = {}
         self.rounds: list[tuple[np.ndarray, int, list[int]]] = []
 
     def observe(
@@ -443,47 +460,51 @@ class _PeriodFinder:
         step: float,
         budget: int,
     ) -> tuple[int, np.ndarray, int] | None:
-        """Record a round; return ``(n_periods, d, m)`` if ``n >= 1`` periods can be skipped."""
+        """Record a round; return ``(n_periods, d, m)`` if ``n >= 1`` periods can be skipped.
+
+        The earlier rounds with the same decisions are tried as the start of
+        the period, latest first, at most :data:`_MAX_PERIOD_TRIES` of them
+        (a period can be made of sub-periods that share decisions, e.g. a
+        rotation through two worker classes).
+        """
         sig = (tuple(map(tuple, adj)), tuple(owner), k, step)
-        t0 = self.index.get(sig)
-        self.index[sig] = len(self.rounds)
+        earlier = self.index.setdefault(sig, [])
+        now = len(self.rounds)
         self.rounds.append((p.copy(), k, s_c))
-        if t0 is None:
-            return None
-        m = len(self.rounds) - 1 - t0
-        d = p - self.rounds[t0][0]
-        n = self._periods(t0, d)
-        n = min(n, budget // m)
-        if n < 1:
-            return None
-        self.reset()
-        return n, d, m
+        for t0 in reversed(earlier[-_MAX_PERIOD_TRIES:]):
+            m = now - t0
+            d = p - self.rounds[t0][0]
+            n = min(self._periods(t0, d), budget // m)
+            if n >= 1:
+                self.reset()
+                return n, d, m
+        earlier.append(now)
+        return None
 
     def _periods(self, t0: int, d: np.ndarray) -> int:
         """Largest ``n`` such that rounds ``t0..`` replay identically ``n`` more times."""
         if not (d > self.tol).any():
             return 0
         tol = self.tol
-        delta = (
-            d[:, None] - d[None, :]
-        )  # change of Gamma_w - Gamma_v per period: -delta
-        moving = np.abs(delta) > tol * 1e-3
+        small = tol * 1e-3
         best = math.inf
         for p, k, s_c in self.rounds[t0:-1]:
             gamma = self.rho - p[None, :]
-            diff = gamma[:, :, None] - gamma[:, None, :]  # (S, K, K): Gamma_w - Gamma_v
-            # orient so that the oriented difference decreases by |delta| per period
-            s = np.where(delta > 0, diff, -diff)[:, moving]
-            rate = np.abs(delta)[moving]
-            if s.size:
-                if (np.abs(s) <= tol).any():
-                    return 0
-                pos = s > tol
-                if pos.any():
-                    lim = (
-                        np.ceil((s[pos] - tol) / np.broadcast_to(rate, s.shape)[pos])
-                        - 1
-                    )
+            srt_val = np.sort(gamma, axis=1)[:, ::-1]
+            for i in range(gamma.shape[0]):
+                n_i = self.cat[i]
+                # a worker holding theta_i (any one: all give the same verdict)
+                v = int(np.flatnonzero(gamma[i] == srt_val[i, n_i - 1])[0])
+                s = gamma[i] - gamma[i, v]  # falls by delta per period
+                delta = d - d[v]
+                moving = np.abs(delta) > small
+                if (moving & (np.abs(s) <= tol)).any():
+                    return 0  # a tie with theta_i breaks at once
+                # oriented distance to the tie band, shrinking by |delta|
+                o = np.where(delta > 0, s, -s)
+                toward = moving & (o > tol)
+                if toward.any():
+                    lim = np.ceil((o[toward] - tol) / np.abs(delta[toward])) - 1
                     best = min(best, float(lim.min()))
             srt_idx = np.argsort(-gamma, axis=1, kind="stable")
             for i in s_c:
@@ -493,9 +514,18 @@ class _PeriodFinder:
                 v = int(srt_idx[i, n_i])
                 if gamma[i, k] < gamma[i, srt_idx[i, n_i - 1]]:
                     continue  # k not among job i's best: gain 0 (relations fixed)
+                # gain = Gamma_k - (K_i + 1)-th largest <= Gamma_k - Gamma_v as
+                # long as v stays outside the top K_i (guaranteed above)
                 gain = gamma[i, k] - gamma[i, v]
                 dd = d[k] - d[v]  # the gain changes by -dd per period
-                if abs(dd) <= tol * 1e-3:
+                if abs(dd) <= small:
+                    if gain > 1.0:
+                        # the step is this gain: v must stay the (K_i + 1)-th
+                        # largest payoff, no payoff below it may catch up
+                        lim_v = _catch_up(gamma[i], d, v, tol, small)
+                        if lim_v < 1:
+                            return 0
+                        best = min(best, lim_v)
                     continue
                 if gain > 1.0:
                     return 0
@@ -504,6 +534,25 @@ class _PeriodFinder:
         if best < 1:
             return 0
         return int(min(best, 1e15))
+
+
+def _catch_up(g: np.ndarray, d: np.ndarray, v: int, tol: float, small: float) -> float:
+    """Periods before a payoff at or below ``g[v]`` comes within ``tol`` of it.
+
+    ``g`` is one job's payoff row; payoff ``w`` moves by ``-d[w]`` per period.
+    Returns 0 when a payoff is already within ``tol`` below ``g[v]`` and
+    gaining on it.
+    """
+    s = g - g[v]
+    rate = d[v] - d  # growth of Gamma_w - Gamma_v per period
+    mask = (s <= 0) & (rate > small)
+    mask[v] = False
+    if not mask.any():
+        return math.inf
+    o = -s[mask]
+    if (o <= tol).any():
+        return 0
+    return float((np.ceil((o - tol) / rate[mask]) - 1).min())
 
 
 def market(
