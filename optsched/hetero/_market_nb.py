@@ -38,7 +38,7 @@ from __future__ import annotations
 import math
 
 import numpy as np
-from numba import njit, prange, types
+from numba import njit, types
 from numba.typed import Dict
 
 _PAIR = types.UniTuple(types.int64, 2)
@@ -130,32 +130,44 @@ def _max_matching(
 ):
     """Port of ``online._max_matching`` (allocation-free, same visiting order).
 
-    Two shortcuts skip only neighbours the reference visits without effect,
-    so the matching is the same: (a) a worker never becomes free again once
-    matched, so the cheap first pass of a job's free slots resumes where the
-    previous free slot of that job stopped (``first[i]``); (b) within one
-    search, every tied worker of job ``i`` before ``reach[i]`` (the furthest
-    position any free slot of job ``i`` has scanned) is already seen, so
-    free slots of job ``i`` continue from there.
+    Shortcuts skip only work whose outcome is known, so the matching is the
+    same: (a) a worker never becomes free again once matched, so the cheap
+    first pass of a job's free slots resumes where the previous free slot of
+    that job stopped (``first[i]``); (b) within one search, every tied
+    worker of job ``i`` before ``reach[i]`` (the furthest position any free
+    slot of job ``i`` has scanned) is already seen, so free slots of job
+    ``i`` continue from there; (c) the reference's ``dead`` set (workers of
+    failed searches since the last augmentation) and ``seen`` are one array
+    of search stamps: a worker is seen when its stamp is at least
+    ``dead_from``, the first search after the last augmentation, so no
+    O(K) copy per search; (d) after a failed search from a free slot of
+    job ``i``, every tied worker of job ``i`` is dead until the next
+    augmentation, so the later free slots of job ``i`` fail without
+    searching (the reference's search visits nothing new and fails).
     """
-    dead = ws_bool[0]
-    seen = ws_bool[1]
     via = ws_int[0]
     stack_s = ws_int[1]
     stack_p = ws_int[2]
+    stamp = ws_int[3]
     first = ws_job[0]
     reach = ws_job[1]
+    failed = ws_job[3]
     S = first.shape[0]
     for s in range(n_slots):
         slot_to[s] = -1
     for w in range(K):
         worker_to[w] = -1
-        dead[w] = False
+        stamp[w] = -1
     for i in range(S):
         first[i] = 0
+        failed[i] = 0
+    search = 0
+    dead_from = 0
     for root in range(n_slots):
         single = slot_single[root] >= 0
         i_root = slot_owner[root]
+        if not single and failed[i_root]:
+            continue  # (d)
         pos = 0 if single else first[i_root]
         while True:  # cheap first pass: a free adjacent worker
             w, pos = _next_nb(root, pos, slot_owner, slot_single, tlist, ntied)
@@ -169,8 +181,6 @@ def _max_matching(
             first[i_root] = pos
         if slot_to[root] >= 0:
             continue
-        for w in range(K):
-            seen[w] = dead[w]
         for i in range(S):
             reach[i] = 0
         top = 0
@@ -192,9 +202,9 @@ def _max_matching(
             stack_p[top] = nxt
             if free_slot and nxt > reach[i]:
                 reach[i] = nxt
-            if seen[w]:
+            if stamp[w] >= dead_from:
                 continue
-            seen[w] = True
+            stamp[w] = search
             via[w] = s
             if worker_to[w] < 0:
                 found = w
@@ -202,12 +212,14 @@ def _max_matching(
             top += 1
             stack_s[top] = worker_to[w]
             stack_p[top] = 0
-        if found < 0:
-            for w in range(K):
-                dead[w] = seen[w]
+        search += 1
+        if found < 0:  # the visited workers stay dead (stamps >= dead_from)
+            if not single:
+                failed[i_root] = 1
             continue
-        for w in range(K):
-            dead[w] = False
+        dead_from = search  # augmentation: nothing is dead any more
+        for i in range(S):
+            failed[i] = 0
         w = found
         while True:
             s = via[w]
@@ -434,9 +446,12 @@ def _same_graph(needed_a, tied_a, needed_b, tied_b):
     return True
 
 
-@njit(cache=True)
+@njit(cache=True, nogil=True)
 def market_core(rho, cat, tol, max_rounds, accelerate):
     """Run rule (22) to clearing or cycle.
+
+    Compiled without the GIL, so :func:`optsched.hetero.online.markets` runs
+    several categories at once on Python threads.
 
     Returns ``(prices, rounds, cycled, assignment)``; ``assignment`` is only
     meaningful when ``cycled`` is False.
@@ -455,11 +470,11 @@ def market_core(rho, cat, tol, max_rounds, accelerate):
     worker_to = np.empty(K, dtype=np.int64)
     key = np.empty(K, dtype=np.int64)
     ws_bool = np.zeros((2, K), dtype=np.bool_)
-    ws_int = np.zeros((3, K + 1), dtype=np.int64)
+    ws_int = np.zeros((4, K + 1), dtype=np.int64)
     sc_buf = np.empty(S, dtype=np.int64)
     tlist = np.empty((S, K), dtype=np.int64)
     ntied = np.empty(S, dtype=np.int64)
-    ws_job = np.zeros((3, S), dtype=np.int64)
+    ws_job = np.zeros((4, S), dtype=np.int64)
     seen = Dict.empty(key_type=_PAIR, value_type=_INT)
     # period finder records (since its last reset)
     index = Dict.empty(key_type=_INT, value_type=_INT)
@@ -618,24 +633,3 @@ def market_core(rho, cat, tol, max_rounds, accelerate):
         for w in range(K):
             assignment[w] = slot_owner[worker_to[w]]
     return p, rounds, cycled, assignment
-
-
-def _many(rho, cats, tol, max_rounds, accelerate):  # pragma: no cover - compiled below
-    M = cats.shape[0]
-    K = rho.shape[1]
-    prices = np.empty((M, K))
-    rounds = np.empty(M, dtype=np.int64)
-    cycled = np.empty(M, dtype=np.bool_)
-    assignment = np.empty((M, K), dtype=np.int64)
-    for j in prange(M):
-        p, r, c, a = market_core(rho, cats[j], tol, max_rounds[j], accelerate)
-        prices[j] = p
-        rounds[j] = r
-        cycled[j] = c
-        assignment[j] = a
-    return prices, rounds, cycled, assignment
-
-
-#: :func:`market_core` over the rows of ``cats`` (categories), spread over
-#: numba's threads (``prange``).
-market_many_parallel = njit(cache=True, parallel=True)(_many)
