@@ -265,3 +265,17 @@ def test_registry_order_and_optimum():
         for name in PAPER.algorithms:
             obj = PAPER.check(inst, PAPER.run(name, inst)).objective
             assert obj >= opt.objective * (1 - 1e-12)
+
+
+@settings(max_examples=40, deadline=None)
+@given(instances())
+def test_every_registered_algorithm_passes_checker(inst):
+    """Each PAPER.algorithms entry passes (8a)-(8d); without prediction error none beats exhaustive search."""
+    objectives = {}
+    for name in PAPER.algorithms:
+        placement = PAPER.run(name, inst)
+        objectives[name] = PAPER.check(inst, placement).objective
+    if inst.predicted is None:
+        best = objectives["exhaustive"]
+        for name, obj in objectives.items():
+            assert obj >= best * (1 - 1e-9), name
