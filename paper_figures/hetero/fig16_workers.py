@@ -29,10 +29,11 @@ come from the checker's evaluation (``jct``, ``comm_latency``,
   JPS), ``jps_exact``: JPS ``N = 40`` with P3 solved by the Hungarian method
   (``p3="exact"``: the same total throughput per category by Theorem 2,
   ties broken differently).  Both run at every K by default (the compiled
-  market takes ~20 s at ``K = 300`` here); ``market_max_k`` limits the
-  market runs, column ``p3`` says which P3 solver a row used;
+  market takes 3-11 s at ``K = 300`` here on 2 threads, 2026-11-24);
+  ``market_max_k`` limits the market runs, column ``p3`` says which P3
+  solver a row used;
 * ``has``: only for ``K <= has_max_k`` (default 50: HAS over all
-  ``C(49, 3) = 18,424`` categories took ~2.8 min at ``K = 50`` here with the
+  ``C(49, 3) = 18,424`` categories took 34-55 s at ``K = 50`` here with the
   compiled, multi-threaded markets, the paper's Table V 857.81 s; at
   ``K = 100`` the paper needed 12.98 h);
 * ``optimum``: the certified optimum of P1 (``p.solve_offline``, exact

@@ -29,7 +29,7 @@ registry call) measured sequentially in this process with
 * ``jps_exact``: JPS ``N = 40`` with P3 by the Hungarian method
   (``p3="exact"``), ``reps`` repetitions;
 * ``has``: HAS over all of ``Psi``, measured only for ``K <= has_full_max_k``
-  (default 50, quick 0: ``C(49, 3) = 18,424`` markets took ~2.8 min at
+  (default 50, quick 0: ``C(49, 3) = 18,424`` markets took 34-55 s at
   ``K = 50`` here; ``has`` runs the categories' markets on all of numba's
   threads, column ``threads``, while the category samples below run one
   market each);

@@ -130,3 +130,19 @@ def test_large_market_matches_linear_sum_assignment():
     assert m.cleared
     assert m.total == pytest.approx(inst.rho[rows][r, c].sum(), rel=1e-12)
     assert np.bincount(m.assignment, minlength=4).tolist() == list(cat)
+
+
+@pytest.mark.parametrize("engine", ["numba", "python"])
+def test_fast_forward_keeps_steps_above_one(engine):
+    """Regression: a period whose step is a gain > 1 is replayed only while that gain cannot change.
+
+    Here a payoff below the (K_i + 1)-th one catches up during the period; a
+    fast-forward that ignored it ran one round more than rule (22).
+    """
+    rho = generate(1, n_jobs=5, n_workers=15, epsilon=0.2).rho_hat
+    cat = (5, 3, 1, 1, 5)
+    fast = market(rho, cat, accelerate=True, engine=engine)
+    slow = market(rho, cat, accelerate=False, engine=engine)
+    assert fast.rounds == slow.rounds
+    assert np.array_equal(fast.assignment, slow.assignment)
+    np.testing.assert_allclose(fast.prices, slow.prices, rtol=1e-12)
