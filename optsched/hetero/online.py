@@ -427,10 +427,14 @@ class _PeriodFinder:
     periods during which, in every round of the period, no payoff crosses
     into or out of the tie band around ``theta_i`` (the worker holding
     ``theta_i`` keeps its position: everything tied with it moves with it,
-    everything else stays on its side) and every step stays 1 (all
+    everything else stays on its side) and every step keeps its value (a
+    step of 1 while all gains stay at most 1; a step above 1 only while the
+    ``(K_i + 1)``-th payoff keeps its worker and moves with ``Gamma_k``; all
     quantities move linearly with the period), and the loop then applies
-    ``n`` periods at once.  The result is identical to the round-by-round
-    loop (tested with ``accelerate=False``).
+    ``n`` periods at once.  The rounds and the placement are those of the
+    round-by-round loop, the prices equal up to rounding (tested with
+    ``accelerate=False``; a market that cycles may be detected a few rounds
+    later).
 
     Relations between two payoffs that are both away from ``theta_i`` are
     free to change: they do not enter the preferred graph.  (An earlier
