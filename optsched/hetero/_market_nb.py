@@ -115,20 +115,11 @@ def _next_nb(s, pos, slot_owner, slot_single, tlist, ntied):
 
 
 @njit(cache=True)
-def _max_matching(
-    n_slots,
-    slot_owner,
-    slot_single,
-    tlist,
-    ntied,
-    K,
-    slot_to,
-    worker_to,
-    ws_bool,
-    ws_int,
-    ws_job,
-):
+def _max_matching(graph, K, ws_int, ws_job):
     """Port of ``online._max_matching`` (allocation-free, same visiting order).
+
+    ``graph`` is ``(n_slots, slot_owner, slot_single, tlist, ntied, slot_to,
+    worker_to)``; the matching is written into ``slot_to`` and ``worker_to``.
 
     Shortcuts skip only work whose outcome is known, so the matching is the
     same: (a) a worker never becomes free again once matched, so the cheap
@@ -145,6 +136,7 @@ def _max_matching(
     augmentation, so the later free slots of job ``i`` fail without
     searching (the reference's search visits nothing new and fails).
     """
+    n_slots, slot_owner, slot_single, tlist, ntied, slot_to, worker_to = graph
     via = ws_int[0]
     stack_s = ws_int[1]
     stack_p = ws_int[2]
@@ -232,25 +224,14 @@ def _max_matching(
 
 
 @njit(cache=True)
-def _hall_violator(
-    n_slots,
-    slot_owner,
-    slot_single,
-    tlist,
-    ntied,
-    slot_to,
-    worker_to,
-    K,
-    ws_bool,
-    ws_int,
-    ws_job,
-    s_c,
-):
+def _hall_violator(graph, K, ws_bool, ws_int, ws_job, s_c):
     """Lowest-index worker of N(X); the jobs owning X (sorted) in ``s_c``, their count.
 
-    Free slots of one job have the same neighbours, so only the first one
-    reached is expanded (the others would add nothing to N(X)).
+    ``graph`` as in :func:`_max_matching`, after the matching.  Free slots of
+    one job have the same neighbours, so only the first one reached is
+    expanded (the others would add nothing to N(X)).
     """
+    n_slots, slot_owner, slot_single, tlist, ntied, slot_to, worker_to = graph
     s0 = -1
     for s in range(n_slots):
         if slot_to[s] < 0:
@@ -496,19 +477,9 @@ def market_core(rho, cat, tol, max_rounds, accelerate):
                 gamma[i, k] = rho[i, k] - p[k]
         _demand(gamma, cat, tol, needed, tied, srt, tlist, ntied)
         n_slots = _slots(needed, tied, cat, slot_owner, slot_single)
-        _max_matching(
-            n_slots,
-            slot_owner,
-            slot_single,
-            tlist,
-            ntied,
-            K,
-            slot_to,
-            worker_to,
-            ws_bool,
-            ws_int,
-            ws_job,
-        )
+        # the job-slot graph of this round (slot_to / worker_to are filled in)
+        graph = (n_slots, slot_owner, slot_single, tlist, ntied, slot_to, worker_to)
+        _max_matching(graph, K, ws_int, ws_job)
         complete = True
         for s in range(n_slots):
             if slot_to[s] < 0:
@@ -524,20 +495,7 @@ def market_core(rho, cat, tol, max_rounds, accelerate):
             cycled = True
             break
         seen[hk] = 1
-        k, n_sc = _hall_violator(
-            n_slots,
-            slot_owner,
-            slot_single,
-            tlist,
-            ntied,
-            slot_to,
-            worker_to,
-            K,
-            ws_bool,
-            ws_int,
-            ws_job,
-            sc_buf,
-        )
+        k, n_sc = _hall_violator(graph, K, ws_bool, ws_int, ws_job, sc_buf)
         s_c = sc_buf[:n_sc]
         step = 1.0
         for i in s_c:
