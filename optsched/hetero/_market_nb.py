@@ -22,7 +22,7 @@ seen, and the constricted set expands one free slot per job.
 Three bookkeeping details differ in form only:
 
 * the period signature (preferred graph, selected worker, step) is looked up
-  by a 64-bit hash of the graph and the worker and then compared exactly
+  by a 64-bit hash of the graph, the worker and the step and then compared exactly
   with the stored rounds;
 * earlier rounds with the same signature are chained through
   ``rec_prev`` (the reference keeps a list per signature);
@@ -296,7 +296,14 @@ def _gain(gamma, srt, n, i, k):
 
 
 @njit(cache=True)
-def _sig_hash(needed, tied, k):
+def _sig_hash(needed, tied, k, step):
+    """Hash of a round's signature (graph, selected worker, step).
+
+    The step enters so that the chain of earlier rounds with the same hash
+    (``rec_prev``) holds only true repeats up to collisions; without it,
+    rounds differing only in their step chained together and each round
+    walked them all.
+    """
     h = np.uint64(14695981039346656037)
     S, K = needed.shape
     for i in range(S):
@@ -306,6 +313,10 @@ def _sig_hash(needed, tied, k):
                 v += np.uint64(2)
             h = (h ^ v) * np.uint64(1099511628211)
     h = (h ^ np.uint64(k)) * np.uint64(1099511628211)
+    # any deterministic function of step will do: equality is checked exactly
+    h = (h ^ np.uint64(np.int64(step * 1024.0) & 0xFFFFFFFFFFFF)) * np.uint64(
+        1099511628211
+    )
     return np.int64(h & np.uint64(0x7FFFFFFFFFFFFFFF))
 
 
@@ -504,7 +515,7 @@ def market_core(rho, cat, tol, max_rounds, accelerate):
                 step = g
         if accelerate:
             budget = max_rounds - rounds
-            h = _sig_hash(needed, tied, k)
+            h = _sig_hash(needed, tied, k, step)
             if n_rec == cap:
                 cap *= 2
                 rp = np.empty((cap, K))

@@ -8,6 +8,7 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
 from optsched.hetero import example, generate
+from optsched.hetero.check import check
 from optsched.hetero.online import (
     MarketCycleError,
     categories_array,
@@ -15,6 +16,7 @@ from optsched.hetero.online import (
     markets,
     n_categories,
 )
+from optsched.hetero.schedule import HeteroPlacement
 
 pytest.importorskip("numba")
 
@@ -130,6 +132,8 @@ def test_large_market_matches_linear_sum_assignment():
     assert m.cleared
     assert m.total == pytest.approx(inst.rho[rows][r, c].sum(), rel=1e-12)
     assert np.bincount(m.assignment, minlength=4).tolist() == list(cat)
+    placement = HeteroPlacement.from_assignment(inst, m.assignment)
+    assert check(inst, placement).objective > 0  # (8a)-(8d) hold, else it raises
 
 
 @pytest.mark.parametrize("engine", ["numba", "python"])
