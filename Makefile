@@ -5,9 +5,9 @@ VENV := .venv
 BIN := $(VENV)/bin
 STAMP := $(VENV)/.installed
 
-.PHONY: demo test lint figures figures-quick bench clean
+.PHONY: demo test lint figures figures-quick figures-report notebooks bench clean
 
-$(STAMP): pyproject.toml
+$(STAMP): pyproject.toml setup.py
 	test -x $(BIN)/python || $(PYTHON) -m venv $(VENV)
 	$(BIN)/python -m pip install --quiet --upgrade pip
 	$(BIN)/python -m pip install --quiet -e '.[dev]'
@@ -29,9 +29,17 @@ figures: $(STAMP)
 figures-quick: $(STAMP)
 	$(BIN)/optsched figure run all --quick
 
+# rebuild the findings table of paper_figures/README.md from paper_figures/claims
+figures-report: $(STAMP)
+	$(BIN)/optsched figure report
+
+# re-execute the teaching notebooks in place, keeping their outputs
+notebooks: $(STAMP)
+	$(BIN)/python tools/run_notebooks.py
+
 bench: $(STAMP)
 	$(BIN)/python -m benchmarks.oasis_bench
 	$(BIN)/python -m benchmarks.hetero_bench
 
 clean:
-	rm -rf $(VENV) paper_figures/out .pytest_cache
+	rm -rf $(VENV) paper_figures/out .pytest_cache build optsched.egg-info

@@ -8,7 +8,6 @@ command never leaves a partial file.
 from __future__ import annotations
 
 import argparse
-import importlib.util
 import os
 import sys
 import tempfile
@@ -23,8 +22,11 @@ import pandas as pd
 from .core.errors import OptschedError
 from .core.registry import PAPERS, get_paper
 
-REPO_ROOT = Path(__file__).resolve().parent.parent
-FIGURES_DIR = REPO_ROOT / "paper_figures"
+#: Where ``figure run`` writes by default and ``figure report`` reads/writes
+#: (relative to the current directory: run them from the repository root).
+FIGURES_OUT = Path("paper_figures") / "out"
+FIGURES_CLAIMS = Path("paper_figures") / "claims"
+FIGURES_README = Path("paper_figures") / "README.md"
 
 
 class CliError(Exception):
@@ -254,53 +256,46 @@ def cmd_demo(args: argparse.Namespace) -> int:
     return 0
 
 
-def _figure_scripts() -> dict[str, Path]:
-    out: dict[str, Path] = {}
-    if FIGURES_DIR.is_dir():
-        for key_dir in sorted(p for p in FIGURES_DIR.iterdir() if p.is_dir()):
-            for f in sorted(key_dir.glob("*.py")):
-                if f.stem.startswith(("fig", "table")):
-                    out[f"{key_dir.name}/{f.stem}"] = f
-    return out
-
-
-def _load_script(path: Path):
-    spec = importlib.util.spec_from_file_location(
-        f"paper_figures_{path.parent.name}_{path.stem}", path
-    )
-    mod = importlib.util.module_from_spec(spec)
-    assert spec.loader is not None
-    spec.loader.exec_module(mod)
-    return mod
-
-
 def cmd_figure(args: argparse.Namespace) -> int:
-    """List or run figure/table scripts."""
-    scripts = _figure_scripts()
+    """List, run or report the declarative figure specs (``paper_figures/``)."""
+    from .core import experiment
+
     if args.action == "list":
-        for name in scripts:
-            print(name)
+        for name, spec in experiment.specs().items():
+            print(f"{spec.paper}/{name}  ({spec.ref})")
+        return 0
+    if args.action == "report":
+        experiment.report(args.claims or FIGURES_CLAIMS, args.readme or FIGURES_README)
+        print(f"rewrote the findings table of {args.readme or FIGURES_README}")
         return 0
     if not args.name:
         raise CliError("figure run needs a NAME (see 'optsched figure list') or 'all'")
-    if args.name == "all":
-        chosen = list(scripts)
-    else:
-        matches = [
-            n
-            for n in scripts
-            if n == args.name
-            or n.split("/")[1] == args.name
-            or n.split("/")[1].startswith(args.name + "_")
-        ]
-        if not matches:
-            raise CliError(f"unknown figure {args.name!r} (see 'optsched figure list')")
-        chosen = matches
-    for name in chosen:
-        key = name.split("/")[0]
-        out_dir = Path(args.out) if args.out else FIGURES_DIR / "out" / key
-        print(f"== {name} ({'quick' if args.quick else 'full'}) -> {out_dir}")
-        _load_script(scripts[name]).main(out_dir=out_dir, quick=args.quick)
+    if args.record and args.quick:
+        raise CliError("--record keeps full runs only; drop --quick")
+    chosen = (
+        list(experiment.specs().values())
+        if args.name == "all"
+        else [experiment.get_spec(args.name)]
+    )
+    for spec in chosen:
+        out = Path(args.out) if args.out else FIGURES_OUT / spec.paper
+        res = experiment.run(
+            spec,
+            quick=args.quick,
+            out=out,
+            workers=args.workers,
+            scheduler=args.scheduler,
+            progress=not args.no_progress,
+        )
+        if args.record:
+            experiment.write_atomic(
+                FIGURES_CLAIMS / spec.paper,
+                {
+                    f"{spec.name}.claims.csv": lambda p, r=res: r.claims.to_csv(
+                        p, index=False
+                    )
+                },
+            )
     return 0
 
 
@@ -346,11 +341,23 @@ def build_parser() -> argparse.ArgumentParser:
     _add_size_options(s)
     s.set_defaults(fn=cmd_ratio)
 
-    s = sub.add_parser("figure", help="reproduce paper figures")
-    s.add_argument("action", choices=["list", "run"])
-    s.add_argument("name", nargs="?")
-    s.add_argument("--quick", action="store_true")
-    s.add_argument("--out", default=None)
+    s = sub.add_parser("figure", help="reproduce paper figures and tables")
+    s.add_argument("action", choices=["list", "run", "report"])
+    s.add_argument("name", nargs="?", help="figure name, unique prefix, or 'all'")
+    s.add_argument("--quick", action="store_true", help="smoke-test grid")
+    s.add_argument(
+        "--out", default=None, help="output folder (default paper_figures/out/KEY)"
+    )
+    s.add_argument("--workers", type=int, default=None, help="local processes")
+    s.add_argument("--scheduler", default=None, help="Dask scheduler address")
+    s.add_argument("--no-progress", action="store_true", help="no progress bar")
+    s.add_argument(
+        "--record",
+        action="store_true",
+        help="full runs: also keep the claims in paper_figures/claims (for 'report')",
+    )
+    s.add_argument("--claims", default=None, help="report: claims folder")
+    s.add_argument("--readme", default=None, help="report: README to rewrite")
     s.set_defaults(fn=cmd_figure)
 
     s = sub.add_parser("demo", help="small ratio table for every paper")

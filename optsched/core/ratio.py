@@ -26,7 +26,11 @@ from typing import Any
 import pandas as pd
 
 from . import sweep
+from .errors import SolverError
 from .registry import Paper, get_paper
+
+#: Relative tolerance beyond which a checked schedule "beats" a proven optimum.
+BEAT_RTOL = 1e-6
 
 COLUMNS = [
     "paper",
@@ -40,6 +44,7 @@ COLUMNS = [
     "ratio",
     "ratio_lo",
     "ratio_hi",
+    "kind",
     "alg_runtime_s",
     "opt_runtime_s",
 ]
@@ -65,6 +70,84 @@ def ratio_bounds(sense: str, alg: float, opt: float, bound: float, status: str):
     return math.nan, lo, hi
 
 
+def certify(
+    sense: str,
+    alg: float,
+    opt: float,
+    bound: float,
+    status: str,
+    *,
+    instance: Any = "?",
+    algorithm: str = "?",
+) -> None:
+    """Raise :class:`SolverError` when a checked schedule beats a certified value.
+
+    A checked algorithm schedule with objective ``alg`` can never be better
+    than a proven optimum ``opt`` (nor than the dual ``bound`` of an
+    unproven solve).  Beyond :data:`BEAT_RTOL` relative, the solver's
+    "optimal" (or its bound) is wrong -- highspy 1.15.1 has returned such
+    results (DESIGN.md, "Solver") -- and no ratio below 1 is reported.
+    """
+    better = (lambda a, b: a > b) if sense == "max" else (lambda a, b: a < b)
+    for what, ref in (
+        ("proven optimum", opt if status == "optimal" else math.nan),
+        ("dual bound", bound),
+    ):
+        if math.isnan(ref) or math.isnan(alg):
+            continue
+        tol = BEAT_RTOL * max(1.0, abs(ref))
+        if better(alg - (tol if sense == "max" else -tol), ref):
+            raise SolverError(
+                f"instance {instance}: algorithm {algorithm!r} scores {alg!r}, better than the "
+                f"solver's {what} {ref!r} ({sense}); the solver result is wrong"
+            )
+
+
+def ratio_kind(sense: str, alg: float, opt: float, status: str) -> str:
+    """Classify a row: ``proven``, ``interval``, ``alg_zero``, ``opt_zero`` or ``no_opt``.
+
+    ``no_opt``: the solve returned no incumbent (no ratio at all);
+    ``alg_zero`` (max) / ``opt_zero`` (min): the ratio is infinite
+    (``OPT / 0`` or ``ALG / 0``; ``0 / 0`` counts as a proven ratio 1);
+    ``proven``: a point ratio against a proven optimum; ``interval``: only
+    ``[ratio_lo, ratio_hi]`` is known.
+    """
+    if status not in ("optimal", "time_limit") or math.isnan(opt):
+        return "no_opt"
+    zero_opt_proven = status == "optimal" and opt == 0
+    if sense == "max" and alg == 0 and not zero_opt_proven:
+        return "alg_zero"
+    if sense == "min" and opt == 0 and alg > 0 and status == "optimal":
+        return "opt_zero"
+    return "proven" if status == "optimal" else "interval"
+
+
+def ratio_columns(
+    sense: str,
+    alg: float,
+    opt: float,
+    bound: float,
+    status: str,
+    *,
+    instance: Any = "?",
+    algorithm: str = "?",
+) -> dict[str, Any]:
+    """``ratio``, ``ratio_lo``, ``ratio_hi`` and ``kind`` of one row, certified.
+
+    Calls :func:`certify` first (a checked schedule beating a proven optimum
+    raises :class:`SolverError`).  Infinite ratios stay ``inf`` in the row and
+    are told apart by ``kind`` (:func:`ratio_kind`).
+    """
+    certify(sense, alg, opt, bound, status, instance=instance, algorithm=algorithm)
+    r, lo, hi = ratio_bounds(sense, alg, opt, bound, status)
+    return {
+        "ratio": r,
+        "ratio_lo": lo,
+        "ratio_hi": hi,
+        "kind": ratio_kind(sense, alg, opt, status),
+    }
+
+
 def _one_instance(task: tuple) -> list[dict[str, Any]]:
     key, j, seed, algorithms, time_limit, size = task
     paper = get_paper(key)
@@ -76,7 +159,15 @@ def _one_instance(task: tuple) -> list[dict[str, Any]]:
         sched = paper.run(name, inst)
         runtime = time.perf_counter() - t0
         alg = float(paper.check(inst, sched).objective)
-        r, lo, hi = ratio_bounds(paper.sense, alg, opt.objective, opt.bound, opt.status)
+        cols = ratio_columns(
+            paper.sense,
+            alg,
+            opt.objective,
+            opt.bound,
+            opt.status,
+            instance=f"{key} seed={seed} {size}",
+            algorithm=name,
+        )
         rows.append(
             {
                 "paper": key,
@@ -87,9 +178,7 @@ def _one_instance(task: tuple) -> list[dict[str, Any]]:
                 "opt_objective": opt.objective,
                 "opt_bound": opt.bound,
                 "opt_status": opt.status,
-                "ratio": r,
-                "ratio_lo": lo,
-                "ratio_hi": hi,
+                **cols,
                 "alg_runtime_s": runtime,
                 "opt_runtime_s": opt.runtime,
                 **size,
@@ -158,14 +247,30 @@ def ratios(
 
 
 def summarize(df: pd.DataFrame) -> pd.DataFrame:
-    """Per-algorithm summary: proven instances, mean / max ratio, interval hull."""
+    """Per-algorithm summary over the finite, proven ratios.
+
+    ``mean_ratio`` / ``max_ratio`` summarise the proven finite ratios only;
+    instances with an infinite ratio (the algorithm earns 0 while OPT > 0,
+    ``kind`` ``alg_zero``/``opt_zero``) are counted in ``infinite`` instead of
+    turning the mean into ``inf``; unproven solves count in ``interval``.
+    """
+    kind = df["kind"] if "kind" in df else pd.Series("proven", index=df.index)
+    finite = df[(kind == "proven") & df["ratio"].map(math.isfinite)]
     g = df.groupby(["paper", "algorithm"], sort=False)
+    fg = finite.groupby(["paper", "algorithm"], sort=False)["ratio"]
     return pd.DataFrame(
         {
             "instances": g.size(),
             "proven": g["opt_status"].apply(lambda s: int((s == "optimal").sum())),
-            "mean_ratio": g["ratio"].mean(),
-            "max_ratio": g["ratio"].max(),
+            "infinite": kind.groupby([df["paper"], df["algorithm"]], sort=False).apply(
+                lambda s: int(s.isin(["alg_zero", "opt_zero"]).sum())
+            ),
+            "interval": kind.groupby([df["paper"], df["algorithm"]], sort=False).apply(
+                lambda s: int((s == "interval").sum())
+            ),
+            "mean_ratio": fg.mean(),
+            "median_ratio": fg.median(),
+            "max_ratio": fg.max(),
             "ratio_lo_min": g["ratio_lo"].min(),
             "ratio_hi_max": g["ratio_hi"].max(),
         }

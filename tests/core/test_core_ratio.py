@@ -1,5 +1,6 @@
 """The competitive-ratio harness: definitions, determinism, certified intervals."""
 
+import dataclasses
 import math
 
 import numpy as np
@@ -8,7 +9,10 @@ import pytest
 
 import optsched
 from optsched.cli import main
-from optsched.core.ratio import COLUMNS, ratio_bounds
+from optsched.core import ratio as ratio_mod
+from optsched.core.errors import SolverError
+from optsched.core.ratio import COLUMNS, certify, ratio_bounds, ratio_columns, summarize
+from optsched.core.registry import OfflineResult
 
 SIZE = {"n_jobs": 5, "n_slots": 8, "n_worker_servers": 2, "n_ps_servers": 2}
 TIMING = ["alg_runtime_s", "opt_runtime_s"]
@@ -89,3 +93,86 @@ def test_time_limit_gives_interval_not_point(capsys):
     assert code == 0
     out = capsys.readouterr().out
     assert "time_limit" in out and "[" in out
+
+
+def _wrong_optimum(monkeypatch, value: float) -> None:
+    """Make the harness see a 'proven optimal' value ``value`` for every instance."""
+    real = optsched.get_paper("oasis")
+
+    def fake(inst, **kw):
+        res = real.solve_offline(inst, **kw)
+        return OfflineResult(
+            value,
+            value,
+            "optimal",
+            res.runtime,
+            res.schedule,
+        )
+
+    fake_paper = dataclasses.replace(real, solve_offline=fake)
+    monkeypatch.setattr(ratio_mod, "get_paper", lambda key: fake_paper)
+
+
+def test_beaten_optimum_raises_solver_error(monkeypatch):
+    """A 'proven' optimum that a checked schedule beats is a SolverError naming instance, algorithm and values."""
+    _wrong_optimum(monkeypatch, -1.0)  # below any utility
+    with pytest.raises(
+        SolverError,
+        match=r"instance oasis seed=0 .*algorithm 'oasis' scores .* proven optimum",
+    ):
+        optsched.ratios(
+            "oasis",
+            n_instances=1,
+            seed=0,
+            algorithms=["oasis"],
+            workers=1,
+            progress=False,
+            **SIZE,
+        )
+
+
+def test_certify_tolerance_and_bound():
+    """certify accepts ties within 1e-6 relative and rejects beating a proven optimum or a dual bound."""
+    certify("max", 100.00005, 100.0, 100.0, "optimal")  # within 1e-6 relative
+    certify("min", 99.99995, 100.0, 100.0, "optimal")
+    with pytest.raises(SolverError):
+        certify("max", 100.01, 100.0, 100.0, "optimal")
+    with pytest.raises(SolverError):
+        certify("min", 99.9, 100.0, 100.0, "optimal")
+    certify("max", 120.0, 100.0, 130.0, "time_limit")  # beats the incumbent: fine
+    with pytest.raises(SolverError, match="dual bound"):
+        certify("max", 140.0, 100.0, 130.0, "time_limit")
+
+
+def test_infinite_ratios_are_counted_apart():
+    """A zero-utility run gives ratio inf with kind alg_zero, and the summary keeps the mean finite."""
+    cols = ratio_columns("max", 0.0, 50.0, 50.0, "optimal")
+    assert cols["ratio"] == math.inf and cols["kind"] == "alg_zero"
+    assert ratio_columns("max", 0.0, 0.0, 0.0, "optimal")["kind"] == "proven"
+    assert ratio_columns("min", 3.0, 0.0, 0.0, "optimal")["kind"] == "opt_zero"
+    assert ratio_columns("max", 5.0, math.nan, 9.0, "error")["kind"] == "no_opt"
+    rows = [
+        {
+            "paper": "oasis",
+            "algorithm": "a",
+            "opt_status": "optimal",
+            **ratio_columns("max", 10.0, 20.0, 20.0, "optimal"),
+        },
+        {
+            "paper": "oasis",
+            "algorithm": "a",
+            "opt_status": "optimal",
+            **ratio_columns("max", 20.0, 20.0, 20.0, "optimal"),
+        },
+        {
+            "paper": "oasis",
+            "algorithm": "a",
+            "opt_status": "optimal",
+            **ratio_columns("max", 0.0, 20.0, 20.0, "optimal"),
+        },
+    ]
+    s = summarize(pd.DataFrame(rows)).iloc[0]
+    assert s["infinite"] == 1 and s["proven"] == 3
+    assert s["mean_ratio"] == pytest.approx(1.5) and s["max_ratio"] == pytest.approx(
+        2.0
+    )

@@ -1,45 +1,45 @@
-"""Smoke tests of the OASiS figure scripts (``paper_figures/oasis``) in quick mode."""
+"""Tests of the OASiS figures (``optsched.oasis.experiments`` and the specs of Figs. 3-6)."""
 
 from __future__ import annotations
 
-import importlib.util
-import inspect
+import dataclasses
+import importlib
+import math
 from pathlib import Path
-from types import ModuleType
 
+import numpy as np
 import pandas as pd
 import pytest
 
 import optsched
+from optsched.core import experiment
+from optsched.oasis import experiments as ex
 
-FIG_DIR = Path(__file__).resolve().parents[2] / "paper_figures" / "oasis"
-
-
-def _load(stem: str) -> ModuleType:
-    path = FIG_DIR / f"{stem}.py"
-    spec = importlib.util.spec_from_file_location(f"test_fig_oasis_{stem}", path)
-    assert spec is not None and spec.loader is not None
-    mod = importlib.util.module_from_spec(spec)
-    spec.loader.exec_module(mod)
-    return mod
-
-
-def _run(stem: str, out: Path) -> tuple[ModuleType, pd.DataFrame, pd.DataFrame]:
-    mod = _load(stem)
-    returned = mod.main(out, quick=True, progress=False)
-    csv, png = out / f"{stem}.csv", out / f"{stem}.png"
-    assert csv.is_file() and png.is_file()
-    assert png.read_bytes()[:8] == b"\x89PNG\r\n\x1a\n"
-    assert not [p for p in out.iterdir() if p.name.startswith(".")]  # no temp files
-    return mod, returned, pd.read_csv(csv)
+NAMES = (
+    "fig3_total_utility",
+    "fig4_completion_timeliness",
+    "fig5_performance_ratio",
+    "fig6_ul_estimates",
+)
+ALGORITHMS = set(optsched.get_paper("oasis").algorithms)
+TOL = 1e-9
 
 
-@pytest.fixture(scope="module")
-def fig3(tmp_path_factory: pytest.TempPathFactory):
-    return _run("fig3_total_utility", tmp_path_factory.mktemp("fig3"))
+def _spec(name: str) -> experiment.Experiment:
+    return experiment.specs()[name]
 
 
-def _regenerate(row: pd.Series):
+def _csv(quick_run, name: str) -> pd.DataFrame:
+    """The quick run's CSV as written (so every test reads what a user would)."""
+    return pd.read_csv(quick_run(name).paths[f"{name}.csv"])
+
+
+def _claims(quick_run, name: str) -> pd.DataFrame:
+    return quick_run(name).claims.set_index("claim")
+
+
+def _regenerate(row: pd.Series, **kw):
+    """A row's instance from its documented columns (``H``, ``K`` as written)."""
     p = optsched.get_paper("oasis")
     inst = p.generate(
         seed=int(row["seed"]),
@@ -47,98 +47,325 @@ def _regenerate(row: pd.Series):
         n_slots=int(row["n_slots"]),
         n_worker_servers=int(row["n_worker_servers"]),
         n_ps_servers=int(row["n_ps_servers"]),
+        **kw,
     )
     return p, inst
 
 
-def test_every_script_has_main_and_cli() -> None:
-    """Every figure script exposes ``main(out_dir, quick=False)`` and an argparse entry point."""
-    stems = {p.stem for p in FIG_DIR.glob("fig*.py")}
-    assert stems >= {
-        "fig3_total_utility",
-        "fig4_completion_timeliness",
-        "fig5_performance_ratio",
-        "fig6_ul_estimates",
+# ------------------------------------------------------------------ specs
+def test_specs_are_declarative_modules() -> None:
+    """Each figure is an installed module with only a docstring and SPEC (no script entry point)."""
+    for name in NAMES:
+        mod = importlib.import_module(f"optsched.figures.oasis.{name}")
+        assert mod.SPEC is _spec(name) and mod.SPEC.doc == mod.__doc__
+        assert not hasattr(mod, "main")
+        src = Path(mod.__file__).read_text()
+        assert "argparse" not in src and "__main__" not in src
+        assert "core.figures" not in src
+        assert mod.SPEC.task.__module__ == "optsched.oasis.experiments"
+
+
+def test_docstrings_keep_the_paper_claims() -> None:
+    """The specs quote the paper's claim of their figure."""
+    quotes = {
+        "fig3_total_utility": "OASiS performs the best, especially when the number",
+        "fig4_completion_timeliness": "is the closest to zero for both types",
+        "fig6_ul_estimates": "underestimation gives a higher total utility than",
     }
-    for stem in sorted(stems):
-        params = inspect.signature(_load(stem).main).parameters
-        assert list(params)[:2] == ["out_dir", "quick"]
-        assert params["quick"].default is False
-        src = (FIG_DIR / f"{stem}.py").read_text()
-        assert '__name__ == "__main__"' in src and "--quick" in src and "--out" in src
+    for name, quote in quotes.items():
+        assert quote in " ".join(_spec(name).doc.split()), name
+
+
+def test_full_grids_are_the_old_full_runs() -> None:
+    """The full grids hold the old scripts' full task sets (sizes, seeds, schemes, order)."""
+    fig3 = _spec("fig3_total_utility").tasks()
+    assert [(t["n_jobs"], t["scheme"], t["seed"]) for t in fig3] == [
+        (n, s, seed)
+        for n in (200, 100, 50, 25)
+        for s in ("oasis", "fifo", "drf", "rrh", "dorm")
+        for seed in range(5)
+    ]
+    assert {(t["n_slots"], t["servers_per_side"]) for t in fig3} == {(300, 10)}
+    fig4 = _spec("fig4_completion_timeliness").tasks()
+    assert [(t["scheme"], t["seed"]) for t in fig4] == [
+        (s, seed) for s in ("dorm", "oasis", "fifo", "drf", "rrh") for seed in range(3)
+    ]
+    assert {
+        (t["n_jobs"], t["n_slots"], t["servers_per_side"], t["job_mix"]) for t in fig4
+    } == {(200, 100, 50, (0.0, 0.5, 0.5))}
+    fig6 = _spec("fig6_ul_estimates").tasks()
+    assert [(t["n_slots"], t["n_jobs"], t["resources"], t["seed"]) for t in fig6] == [
+        (300, n, r, seed)
+        for n, r in ((50, "abundant"), (200, "medium"), (400, "scarce"))
+        for seed in range(5)
+    ]
+    assert {(t["servers_per_side"], t["scales"]) for t in fig6} == {
+        (20, (0.25, 0.5, 1.0, 2.0, 4.0))
+    }
+
+
+def test_instance_size_splits_servers_and_passes_generator_keys() -> None:
+    """``instance_size`` gives ``H = K`` and forwards only the generator's own keys."""
+    task = {"seed": 3, "n_jobs": 7, "n_slots": 9, "servers_per_side": 4}
+    assert ex.instance_size({**task, "scheme": "drf"}) == {
+        "n_jobs": 7,
+        "n_slots": 9,
+        "n_worker_servers": 4,
+        "n_ps_servers": 4,
+    }
+    assert ex.instance_size({**task, "job_mix": ex.JOB_MIX})["job_mix"] == (
+        0.0,
+        0.5,
+        0.5,
+    )
 
 
 def test_failed_run_writes_nothing(tmp_path: Path) -> None:
     """A run that fails during computation leaves no CSV, PNG or temp file behind."""
-    mod = _load("fig3_total_utility")
+    spec = _spec("fig3_total_utility")
+    bad = dataclasses.replace(
+        spec, quick={**spec.quick, "n_jobs": 4, "scheme": ["oasis", "no_such_scheme"]}
+    )
     with pytest.raises(KeyError, match="no_such_scheme"):
-        mod.main(tmp_path, quick=True, schemes=["no_such_scheme"], workers=1)
+        experiment.run(
+            bad, quick=True, out=tmp_path, workers=1, progress=False, echo=False
+        )
     assert not tmp_path.exists() or not list(tmp_path.iterdir())
 
 
-def test_fig3_utilities_within_bounds(fig3) -> None:
+# ------------------------------------------------------------------ Fig. 3
+def test_fig3_utilities_within_bounds(quick_run) -> None:
     """Fig. 3 covers all five schemes and every utility lies in [0, sum of gamma1]."""
-    mod, ret, df = fig3
-    assert list(df.columns) == mod.COLUMNS
-    assert len(ret) == len(df)
-    assert set(df["scheme"]) == set(optsched.get_paper("oasis").algorithms)
+    df = _csv(quick_run, "fig3_total_utility")
+    assert list(df.columns) == ex.FIG3_COLUMNS
+    assert set(df["scheme"]) == ALGORITHMS
     assert (df["utility"] >= 0).all()
-    assert (df["utility"] <= df["sum_gamma1"] + 1e-9).all()
+    assert (df["utility"] <= df["sum_gamma1"] + TOL).all()
     assert (df["n_admitted"] <= df["n_jobs"]).all()
     assert (df.groupby(["n_jobs", "seed"]).size() == 5).all()
+    # only Dorm solves MILPs: its limit hits are counted, the others' are NaN
+    assert df.loc[df["scheme"] == "dorm", "solver_limit_hits"].notna().all()
+    assert df.loc[df["scheme"] != "dorm", "solver_limit_hits"].isna().all()
 
 
-def test_fig3_matches_direct_checker_run(fig3) -> None:
+def test_fig3_matches_direct_checker_run(quick_run) -> None:
     """A Fig. 3 row equals ``p.check`` of ``p.run`` on the regenerated instance."""
-    _, _, df = fig3
+    df = _csv(quick_run, "fig3_total_utility")
     row = df[df["scheme"] == "drf"].iloc[-1]
     p, inst = _regenerate(row)
     ev = p.check(inst, p.run("drf", inst))
     assert ev.objective == pytest.approx(row["utility"], rel=1e-12, abs=1e-12)
+    assert ev.n_admitted == row["n_admitted"]
+    assert sum(j.gamma1 for j in inst.jobs) == pytest.approx(row["sum_gamma1"])
 
 
-def test_fig4_lateness_only_for_completed_jobs(tmp_path: Path) -> None:
+def test_fig3_load_bounds_what_any_scheme_completes(quick_run) -> None:
+    """The admitted jobs' worker demand fits the horizon, so load > 1 forces rejections."""
+    df = _csv(quick_run, "fig3_total_utility")
+    assert (df["load"] > 1).all()  # the quick sizes are scarce
+    assert (df["n_admitted"] < df["n_jobs"]).all()
+    row = df[(df["scheme"] == "oasis") & (df["n_jobs"] == 12)].iloc[0]
+    p, inst = _regenerate(row)
+    ev = p.check(inst, p.run("oasis", inst))
+    cap = inst.n_slots * inst.c_worker.sum(axis=0)
+    dem_all = sum(inst.work[i] * inst.w[i] for i in range(inst.n_jobs))
+    dem_done = sum(inst.work[i] * inst.w[i] for i in np.flatnonzero(ev.admitted))
+    assert row["load"] == pytest.approx(max(dem_all[cap > 0] / cap[cap > 0]))
+    assert (dem_done <= cap + TOL).all()
+
+
+def test_fig3_claims_from_the_csv(quick_run) -> None:
+    """The claims' OASiS / best baseline is the CSV's mean utilities' ratio (README: 1.53, 0.39)."""
+    df = _csv(quick_run, "fig3_total_utility")
+    means = df.groupby(["n_jobs", "scheme"])["utility"].mean().unstack()
+    ratio = means["oasis"] / means.drop(columns="oasis").max(axis=1)
+    # README, quick run: 4 jobs OASiS 40.4 vs RRH 26.5; 12 jobs RRH 127.5, OASiS 50.2
+    assert means.loc[4, ["oasis", "rrh"]].tolist() == pytest.approx(
+        [40.45, 26.52], abs=0.01
+    )
+    assert means.loc[12, ["rrh", "oasis"]].tolist() == pytest.approx(
+        [127.53, 50.22], abs=0.01
+    )
+    assert means.loc[12].drop("oasis").idxmax() == "rrh"
+    claims = _claims(quick_run, "fig3_total_utility")
+    best = claims.iloc[0]
+    assert (
+        best["ours"] == f"4 jobs: {ratio[4]:.2f} (RRH); 12 jobs: {ratio[12]:.2f} (RRH)"
+    )
+    assert best["status"] == "not reproduced"  # 0.39 at 12 jobs
+    trend = claims.iloc[1]
+    assert float(trend["ours"]) == pytest.approx(ratio[12] - ratio[4], abs=0.005)
+    assert trend["status"] == "not reproduced"
+    loads = df.groupby("n_jobs")["load"].mean()
+    assert claims.iloc[2]["ours"] == f"4 jobs: {loads[4]:.2f}; 12 jobs: {loads[12]:.2f}"
+
+
+# ------------------------------------------------------------------ Fig. 4
+def test_fig4_lateness_only_for_completed_jobs(quick_run) -> None:
     """Fig. 4 has a lateness exactly for admitted jobs, and lateness + gamma3 lies in [0, T - 1]."""
-    mod, _, df = _run("fig4_completion_timeliness", tmp_path)
-    assert list(df.columns) == mod.COLUMNS
+    df = _csv(quick_run, "fig4_completion_timeliness")
+    assert list(df.columns) == ex.FIG4_COLUMNS
     assert set(df["kind"]) <= {"sensitive", "critical"}
     assert df.loc[df["admitted"], "lateness"].notna().all()
     assert df.loc[~df["admitted"], "lateness"].isna().all()
     # completion t_hat - a_i lies in [0, T - 1], so lateness + gamma3 does too
     dur = df.loc[df["admitted"], "lateness"] + df.loc[df["admitted"], "gamma3"]
-    assert (dur >= -1e-9).all() and (dur <= df["n_slots"].max() - 1 + 1e-9).all()
-    assert set(df["scheme"]) == set(optsched.get_paper("oasis").algorithms)
+    assert (dur >= -TOL).all() and (dur <= df["n_slots"].max() - 1 + TOL).all()
+    assert set(df["scheme"]) == ALGORITHMS
+    assert (df.groupby(["seed", "scheme"]).size() == 16).all()
+    assert (df.loc[~df["admitted"], "utility"] == 0).all()
 
 
-def test_fig5_proven_ratios_at_least_one(tmp_path: Path) -> None:
+def test_fig4_matches_direct_checker_run(quick_run) -> None:
+    """Fig. 4's rows of one run equal the checker's lateness on the regenerated instance."""
+    df = _csv(quick_run, "fig4_completion_timeliness")
+    rows = df[(df["scheme"] == "oasis") & (df["seed"] == 1)].sort_values("job")
+    p, inst = _regenerate(rows.iloc[0], job_mix=(0.0, 0.5, 0.5))
+    ev = p.check(inst, p.run("oasis", inst))
+    assert [j.kind for j in inst.jobs] == list(rows["kind"])
+    np.testing.assert_allclose(rows["lateness"], ev.lateness, rtol=1e-12)
+    np.testing.assert_array_equal(rows["admitted"], ev.admitted.astype(bool))
+
+
+def _lateness_rows(
+    spec: dict[tuple[str, str], tuple[list[float], int]],
+) -> pd.DataFrame:
+    """Rows of Fig. 4 from ``(kind, scheme) -> (latenesses of completed jobs, rejected)``."""
+    rows = []
+    for (kind, scheme), (late, rejected) in spec.items():
+        rows += [
+            {"kind": kind, "scheme": scheme, "admitted": True, "lateness": x}
+            for x in late
+        ]
+        rows += [
+            {"kind": kind, "scheme": scheme, "admitted": False, "lateness": math.nan}
+        ] * rejected
+    return pd.DataFrame(rows)
+
+
+def test_lateness_ranks_known_answers() -> None:
+    """Best is the smallest |statistic|; ``min_relative`` drops schemes that complete too few jobs."""
+    df = _lateness_rows(
+        {
+            ("critical", "oasis"): ([-1.0, 1.0, 2.0, 4.0], 0),  # median 1.5, std 2.2174
+            ("critical", "rrh"): ([0.0, 1.0], 2),  # median 0.5, std 0.7071
+            ("critical", "fifo"): ([-3.0, -2.0, 0.0, 5.0], 0),  # median -1, std 3.5590
+            ("sensitive", "oasis"): ([0.0, 0.0, 1.0], 0),  # median 0, std 0.5774
+            ("sensitive", "rrh"): ([7.0], 2),  # median 7, std NaN
+            ("sensitive", "fifo"): ([], 3),  # nothing completed
+        }
+    )
+    med = ex.lateness_ranks(df, "median")
+    assert [(r.kind, r.other, r.other_value) for r in med.ranks] == [
+        ("critical", "rrh", 0.5),
+        ("sensitive", "rrh", 7.0),
+    ]
+    assert [r.oasis_best for r in med.ranks] == [False, True] and not med.oasis_best
+    assert str(med.ranks[0]) == "critical: OASiS 1.50 (4/4) vs RRH 0.50 (2/4)"
+    std = ex.lateness_ranks(df, "std")
+    assert std.ranks[0].other == "rrh" and not std.oasis_best
+    assert std.ranks[1].other is None  # RRH's single job has no std, FIFO none at all
+    fair = ex.lateness_ranks(df, "std", min_relative=0.9)
+    assert fair.ranks[0].other == "fifo"  # RRH completed 2 < 0.9 x 4
+    assert fair.ranks[0].oasis == pytest.approx(np.std([-1, 1, 2, 4], ddof=1))
+    assert fair.oasis_best
+    assert "no other scheme" in str(fair.ranks[1])
+
+
+def test_fig4_claims(quick_run) -> None:
+    """The completed-jobs claim counts the CSV's admitted jobs per type and scheme."""
+    df = _csv(quick_run, "fig4_completion_timeliness")
+    claims = _claims(quick_run, "fig4_completion_timeliness")
+    done = claims.loc["completed / jobs per scheme and job type", "ours"]
+    for kind in ("critical", "sensitive"):
+        sub = df[(df["kind"] == kind) & (df["scheme"] == "oasis")]
+        assert f"OASiS {int(sub['admitted'].sum())}/{len(sub)}" in done
+    assert set(claims["status"]) <= {"reproduced", "not reproduced", "see notes"}
+    done = df[df["admitted"] & (df["scheme"] == "oasis")]
+    med = done.groupby("kind")["lateness"].median()
+    closest = claims.iloc[0]["ours"]
+    assert f"critical: OASiS {med['critical']:.2f} (" in closest
+    assert f"sensitive: OASiS {med['sensitive']:.2f} (" in closest
+
+
+# ------------------------------------------------------------------ Fig. 5
+def test_fig5_proven_ratios_at_least_one(quick_run) -> None:
     """Fig. 5: every proven ratio OPT/OASiS is >= 1 (OPT >= OASiS) and intervals are ordered."""
-    mod, _, df = _run("fig5_performance_ratio", tmp_path)
-    assert list(df.columns) == mod.COLUMNS
+    df = _csv(quick_run, "fig5_performance_ratio")
+    assert list(df.columns) == ex.FIG5_COLUMNS
     proven = df[df["kind"] == "proven"]
     assert len(proven) > 0
     assert (proven["opt_status"] == "optimal").all()
-    assert (proven["ratio"] >= 1 - 1e-9).all()
-    assert (proven["opt_objective"] >= proven["alg_objective"] - 1e-9).all()
+    assert (proven["ratio"] >= 1 - TOL).all()
+    assert (proven["opt_objective"] >= proven["alg_objective"] - TOL).all()
     inter = df[df["kind"] == "interval"]
     assert (inter["ratio"].isna()).all()
-    assert (inter["ratio_lo"] <= inter["ratio_hi"] + 1e-9).all()
+    assert (inter["ratio_lo"] <= inter["ratio_hi"] + TOL).all()
     # Theorem 4: 2 alpha = 2 max(1, ln max_r U/L)
     expected = 2.0 * df["ln_max_ul"].clip(lower=1.0)
     assert df["two_alpha"].to_numpy() == pytest.approx(expected.to_numpy())
     assert (df["ln_max_ul"] >= 0).all()
 
 
-def test_fig6_scale_one_is_plain_oasis(tmp_path: Path) -> None:
+# ------------------------------------------------------------------ Fig. 6
+def test_fig6_scale_one_is_plain_oasis(quick_run) -> None:
     """Fig. 6 runs every U/L scale on every instance, and scale 100% equals the default OASiS run."""
-    mod, _, df = _run("fig6_ul_estimates", tmp_path)
-    assert list(df.columns) == mod.COLUMNS
-    assert sorted(df["ul_scale"].unique()) == sorted(mod.SCALES)
-    assert (df.groupby(["n_slots", "n_jobs", "seed"]).size() == len(mod.SCALES)).all()
-    assert (df["utility"] >= 0).all() and (
-        df["utility"] <= df["sum_gamma1"] + 1e-9
-    ).all()
+    df = _csv(quick_run, "fig6_ul_estimates")
+    assert list(df.columns) == ex.FIG6_COLUMNS
+    assert sorted(df["ul_scale"].unique()) == [0.25, 0.5, 1.0, 2.0, 4.0]
+    assert (df.groupby(["n_slots", "n_jobs", "seed"]).size() == 5).all()
+    assert (df["utility"] >= 0).all()
+    assert (df["utility"] <= df["sum_gamma1"] + TOL).all()
     assert (df.loc[df["ul_scale"] == 1.0, "rel_to_actual"].dropna() == 1.0).all()
     row = df[df["ul_scale"] == 1.0].iloc[-1]
     p, inst = _regenerate(row)
     ev = p.check(inst, p.run("oasis", inst))
     assert ev.objective == pytest.approx(row["utility"], rel=1e-12, abs=1e-12)
+
+
+def test_fig6_ln_ul_dwarfs_the_estimate_factor(quick_run) -> None:
+    """The docstring's reading: ``ln 4`` is a small share of ``ln max_r U/L`` (prices barely move)."""
+    df = _csv(quick_run, "fig6_ul_estimates")
+    assert (math.log(4.0) / df["ln_max_ul"] < 0.02).all()
+    claims = _claims(quick_run, "fig6_ul_estimates")
+    change = claims.loc[
+        "largest change of utility vs exact U/L (any estimate, instance)"
+    ]
+    rel = df["rel_to_actual"].dropna()
+    assert float(change["ours"].rstrip("%")) == pytest.approx(
+        100 * (rel - 1).abs().max(), abs=0.005
+    )
+
+
+def test_add_relative_and_under_minus_over_known_answers() -> None:
+    """Paired change per instance (NaN when the exact utility is 0) and the under - over summary."""
+    base = {"n_slots": 10, "resources": "scarce", "sum_gamma1": 1.0, "load": 2.0}
+    utils = {  # (n_jobs, seed) -> utility per scale 0.25 .. 4
+        (5, 0): [12.0, 10.0, 10.0, 9.0, 7.0],  # under 11, over 8: +30% of 10
+        (5, 1): [4.0, 4.0, 5.0, 6.0, 6.0],  # under 4, over 6: -40% of 5
+        (5, 2): [1.0, 1.0, 0.0, 1.0, 1.0],  # exact 0: no relative change
+    }
+    rows = [
+        {
+            **base,
+            "n_jobs": n,
+            "seed": s,
+            "ul_scale": x,
+            "utility": u,
+            "ln_max_ul": 100.0,
+        }
+        for (n, s), us in utils.items()
+        for x, u in zip(ex.SCALES, us, strict=True)
+    ]
+    df = ex.add_relative(pd.DataFrame(rows))
+    rel = df.set_index(["seed", "ul_scale"])["rel_to_actual"]
+    assert rel[(0, 0.25)] == pytest.approx(1.2) and rel[(1, 4.0)] == pytest.approx(1.2)
+    assert rel.loc[2].isna().all()
+    s = ex.summarize_ul_estimates(df).iloc[0]
+    assert s["under-over_%"] == pytest.approx((30.0 - 40.0) / 2)  # seed 2 has no base
+    assert s["seeds_under>over"] == 1 and s["seeds"] == 3
+    assert s["100%"] == pytest.approx(5.0)
+    cases = ex.under_minus_over(df, "scarce")
+    assert cases.values == [pytest.approx(-5.0)]
+    assert str(cases) == "5 jobs (scarce): -5.00% (1/3 seeds with under > over)"
+    assert ex.max_change(df) == pytest.approx(30.0)

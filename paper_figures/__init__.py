@@ -1,0 +1,1 @@
+"""Declarative specs of the reproduced figures (installed as ``optsched.figures``)."""

@@ -1,0 +1,72 @@
+"""Execute the teaching notebooks in place and keep their outputs (``make notebooks``).
+
+The ``.ipynb`` files are the source: edit them as notebooks.  This script
+re-runs every notebook given (default: ``notebooks/*.ipynb``) from a fresh
+kernel, stores the outputs so that plots and tables show on GitHub, and
+strips what changes from run to run without a code change: execution
+counts, per-cell execution timings and the kernel's language version.  A
+re-run with the same code and seeds therefore gives an empty diff.
+
+Usage: ``python tools/run_notebooks.py [NOTEBOOK ...] [--timeout SECONDS]``.
+"""
+
+from __future__ import annotations
+
+import argparse
+import os
+import sys
+import tempfile
+from pathlib import Path
+
+import nbformat
+from nbclient import NotebookClient
+
+
+def strip_volatile(nb: nbformat.NotebookNode) -> nbformat.NotebookNode:
+    """Remove execution counts, timings and interpreter versions from ``nb``."""
+    nb.metadata.pop("language_info", None)
+    nb.metadata.pop("widgets", None)
+    for cell in nb.cells:
+        cell.metadata.pop("execution", None)
+        if cell.cell_type == "code":
+            cell.execution_count = None
+            for out in cell.get("outputs", []):
+                if "execution_count" in out:
+                    out["execution_count"] = None
+    return nb
+
+
+def execute(path: Path, timeout: int) -> None:
+    """Run ``path`` from a fresh kernel (cwd = its folder) and rewrite it atomically."""
+    nb = nbformat.read(path, as_version=4)
+    NotebookClient(
+        nb,
+        timeout=timeout,
+        kernel_name="python3",
+        resources={"metadata": {"path": str(path.parent)}},
+    ).execute()
+    strip_volatile(nb)
+    fd, tmp = tempfile.mkstemp(dir=path.parent, prefix=f".{path.name}.", suffix=".tmp")
+    os.close(fd)
+    try:
+        nbformat.write(nb, tmp)
+        os.replace(tmp, path)
+    finally:
+        Path(tmp).unlink(missing_ok=True)
+
+
+def main(argv: list[str] | None = None) -> int:
+    """Execute the notebooks named on the command line (default: all)."""
+    ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    ap.add_argument("notebooks", nargs="*", type=Path)
+    ap.add_argument("--timeout", type=int, default=600, help="seconds per cell")
+    args = ap.parse_args(argv)
+    paths = args.notebooks or sorted(Path("notebooks").glob("*.ipynb"))
+    for path in paths:
+        print(f"executing {path}", flush=True)
+        execute(path, args.timeout)
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
