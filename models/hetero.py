@@ -148,9 +148,10 @@ tolerances of about 1e-6 (in objective units), which in seconds would be
 ~1e-9 of a 1,000 s objective -- the size of ``rel_gap``.
 :func:`solve_exact` therefore measures the objective in units in which
 the trivial bound ``sum_i c_i / hi_i(M)`` is :data:`P1_OBJECTIVE_SCALE`
-(1e4), runs HiGHS with :data:`P1_HIGHS_OPTIONS`, and starts from a
-greedy feasible placement so that a time limit always leaves an
-incumbent.
+(1e4), runs HiGHS with the MIP defaults of :mod:`optsched.core.solver`, and
+starts from the best checked of a greedy placement and the online
+algorithms' placements (:func:`start_placement`), passed to HiGHS as a MIP
+start, so that a time limit always leaves an incumbent.
 """
 
 from __future__ import annotations
@@ -163,6 +164,7 @@ from typing import Any
 
 import numpy as np
 import pyomo.environ as pyo
+from pyomo.common.collections import ComponentMap
 
 from optsched.core.errors import SolverError
 from optsched.core.registry import OfflineResult
@@ -326,23 +328,22 @@ def solve_p3(
 # Exact offline optimum of P1 (8): MILP with outer-approximation cuts
 # ==========================================================================
 
-#: HiGHS options of :func:`solve_exact`.  highspy 1.15.1 with default options
-#: sometimes ends a P1 round with "MIP solver claims optimality, but with
-#: num/max/sum primal(1/1e-06/1e-06) infeasibilities" and model status
-#: "Solve error" (a tangent row violated by the MIP feasibility tolerance
-#: 1e-6; cf. HiGHS issues #2782, #2808): 1 of 300 random generated instances,
-#: e.g. round 1 of ``generate(488619, 5, 15, gpus_per_node=1, gpu_mix=(1, 3,
-#: 2))``, also with presolve rules 12 and 13 off.
-#: ``mip_feasibility_tolerance = 1e-7`` (the LP tolerance) avoided it on
-#: those 300 and keeps row violations far below ``rel_gap``.  Presolve rules
-#: 12 ("aggregator") and 13 ("parallel rows and columns") are off as in
-#: ``optsched.models.oasis.HIGHS_OPTIONS`` (a wrong-optimum bug there); on
-#: this model they are not needed for correctness in our tests, and cost no
-#: measurable time.
-P1_HIGHS_OPTIONS: dict[str, Any] = {
-    "presolve_rule_off": (1 << 12) | (1 << 13),
-    "mip_feasibility_tolerance": 1e-7,
-}
+#: HiGHS runs P1 with :data:`optsched.core.solver.MIP_DEFAULTS`.  The
+#: reason for ``mip_feasibility_tolerance = 1e-7`` there came from this model:
+#: highspy 1.15.1 with HiGHS's default 1e-6 sometimes ended a P1 round with
+#: "MIP solver claims optimality, but with num/max/sum primal(1/1e-06/1e-06)
+#: infeasibilities" and model status "Solve error" (a tangent row violated by
+#: the MIP feasibility tolerance; cf. HiGHS issues #2782, #2808): 1 of 300
+#: random generated instances, e.g. round 1 of ``generate(488619, 5, 15,
+#: gpus_per_node=1, gpu_mix=(1, 3, 2))``, also with presolve rules 12 and 13
+#: off; 1e-7 avoided it on those 300 and keeps row violations far below
+#: ``rel_gap``.  Presolve rules 12 and 13 (off by default, a wrong-optimum
+#: bug of the OASiS model) are not needed for correctness here in our tests
+#: and cost no measurable time.
+#:
+#: Online algorithms whose placements (re-split by (12) on ``rho*``) are
+#: candidates for the start of :func:`solve_exact` (:func:`start_placement`).
+START_ALGORITHMS = ("optimus_lb", "optimus", "jps")
 
 #: Options of the one retry :func:`solve_exact` makes when a round still ends
 #: in a HiGHS error.
@@ -745,6 +746,47 @@ def _greedy_assignment(inst: HeteroInstance) -> np.ndarray:
     return a
 
 
+def start_placement(
+    inst: HeteroInstance, algorithms: Sequence[str] = START_ALGORITHMS
+) -> tuple[HeteroPlacement, Any]:
+    """The best checked start of :func:`solve_exact`: ``(placement, evaluation)``.
+
+    Candidates: :func:`_greedy_assignment` and the worker assignments of
+    ``algorithms`` (registry names; JPS with ``p3="exact"``), each re-split
+    by (12) on the true throughput (the split P1 optimises for a fixed
+    ``sigma``) and evaluated by the checker; the lowest average JCT (8)
+    wins, the greedy one on ties.
+    """
+    from optsched.hetero.paper import PAPER
+
+    assignments = [_greedy_assignment(inst)]
+    for name in algorithms:
+        kw = {"p3": "exact"} if name == "jps" else {}
+        assignments.append(PAPER.algorithms[name](inst, **kw).sigma.argmax(axis=0))
+    best: tuple[HeteroPlacement, Any] | None = None
+    for assignment in assignments:
+        sched = HeteroPlacement.from_assignment(
+            inst, assignment, algorithm="offline_milp", rho=inst.rho
+        )
+        ev = check(inst, sched)
+        if best is None or ev.objective < best[1].objective:
+            best = (sched, ev)
+    assert best is not None
+    return best
+
+
+def _sigma_start(model: pyo.ConcreteModel, sched: HeteroPlacement) -> ComponentMap:
+    """Partial MIP start: ``sigma`` and the one-hot ``n`` of a placement (HiGHS completes the rest)."""
+    sigma = np.asarray(sched.sigma)
+    values = ComponentMap()
+    for (i, k), v in model.sigma.items():
+        values[v] = float(sigma[i, k] > 0.5)
+    counts = (sigma > 0.5).sum(axis=1)
+    for (i, c), v in model.n.items():
+        values[v] = float(counts[i] == c)
+    return values
+
+
 def solve_exact(
     inst: HeteroInstance,
     *,
@@ -754,6 +796,7 @@ def solve_exact(
     cuts: int = 64,
     threads: int | None = None,
     verbose: bool = False,
+    mip_start: bool = True,
 ) -> OfflineResult:
     """Certified optimum of P1 (8) on the true throughput by outer approximation.
 
@@ -783,34 +826,36 @@ def solve_exact(
         Initial tangents per job (:func:`build_model`).
     threads, verbose
         Passed to :func:`optsched.core.solver.solve`.
+    mip_start
+        Start from :func:`start_placement` (the best checked of the greedy
+        and the online placements) and pass it to HiGHS as a MIP start in
+        round 1; ``False``: the greedy placement only, not passed to HiGHS.
 
     Returns
     -------
     OfflineResult
         ``objective``: the checker's average JCT (8) of the best incumbent
-        (the greedy start of ``_greedy_assignment`` if HiGHS found nothing
+        (the start of :func:`start_placement` if HiGHS found nothing
         better); ``bound``: the best valid lower bound
         (never above ``objective``); ``status``: ``optimal`` only when the
         gap closed and every MILP solve was proven optimal, ``time_limit``
         when the budget or ``max_rounds`` ran out first, ``error`` when
-        HiGHS failed twice on a round (see :data:`P1_HIGHS_OPTIONS`,
-        :data:`P1_FALLBACK_OPTIONS`), when a HiGHS bound exceeded a true
+        HiGHS failed twice on a round (MIP defaults of
+        :mod:`optsched.core.solver`, then :data:`P1_FALLBACK_OPTIONS`), when a HiGHS bound exceeded a true
         incumbent (an invalid bound; the trivial bound is then reported), or
         when the gap stayed open although every incumbent tangent was
         present (numerical tolerances); ``schedule``: the incumbent
         placement, whose ``meta`` holds ``rounds``, ``gap`` and the per-round
         ``history`` (seconds).
     """
-    start = time.perf_counter()
+    began = time.perf_counter()
     data = _p1_data(inst)
     trivial = data.trivial_bound
     scale = P1_OBJECTIVE_SCALE / trivial
     model = build_model(inst, cuts=cuts, scale=scale)
     # a feasible start, so that a time limit always leaves an incumbent
-    best_sched = HeteroPlacement.from_assignment(
-        inst, _greedy_assignment(inst), algorithm="offline_milp", rho=inst.rho
-    )
-    ev = check(inst, best_sched)
+    best_sched, ev = start_placement(inst, START_ALGORITHMS if mip_start else ())
+    seed = _sigma_start(model, best_sched) if mip_start else None
     best_obj = ev.objective
     for i in range(inst.n_jobs):
         add_tangent_cuts(model, i, [float(ev.throughput[i])])
@@ -820,15 +865,16 @@ def solve_exact(
     for _ in range(max_rounds):
         left = None
         if time_limit is not None:
-            left = time_limit - (time.perf_counter() - start)
+            left = time_limit - (time.perf_counter() - began)
             if left <= 0:
                 break
         kw = {"threads": threads, "verbose": verbose}
-        res = solve(model, time_limit=left, options=P1_HIGHS_OPTIONS, **kw)
+        res = solve(model, time_limit=left, start=seed, **kw)
+        seed = None  # round 1 only; later rounds find the incumbent's tangents
         if res.status == "error":
             history.append({"status": "error", "runtime": res.runtime})
             if time_limit is not None:
-                left = max(1.0, time_limit - (time.perf_counter() - start))
+                left = max(1.0, time_limit - (time.perf_counter() - began))
             res = solve(model, time_limit=left, options=P1_FALLBACK_OPTIONS, **kw)
         if res.status not in ("optimal", "time_limit"):
             history.append({"status": res.status, "runtime": res.runtime})
@@ -867,7 +913,7 @@ def solve_exact(
         if added == 0:
             status = "error"  # tangents present, gap open: tolerances
             break
-    runtime = time.perf_counter() - start
+    runtime = time.perf_counter() - began
     # a valid bound stays valid when lowered to the incumbent (float noise)
     best_bound = min(best_bound, best_obj)
     best_sched.meta.update(

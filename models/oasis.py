@@ -97,6 +97,7 @@ from dataclasses import dataclass
 
 import numpy as np
 import pyomo.environ as pyo
+from pyomo.common.collections import ComponentMap
 
 from optsched.core.errors import SolverError
 from optsched.core.registry import OfflineResult
@@ -118,25 +119,25 @@ __all__ = [
     "dual_bound",
     "extract_schedule",
     "solve_offline",
+    "start_values",
+    "best_online_start",
 ]
 
 
-#: HiGHS options of :func:`solve_offline`.
+#: HiGHS options of :func:`solve_offline`, on top of
+#: :data:`optsched.core.solver.MIP_DEFAULTS` (presolve rules 12 and 13 off:
+#: highspy 1.15.1's presolve returned 0 instead of 91.17 on a one-job
+#: instance of this model, and 250.52 instead of 251.90 on
+#: ``generate(4, n_jobs=10, n_slots=10, n_worker_servers=4, n_ps_servers=4)``).
 #:
-#: * highspy 1.15.1 MIP presolve returns wrong "optimal" values on this kind of
-#:   model (0 instead of 91.17 on a one-job instance; 250.52 instead of 251.90
-#:   on ``generate(4, n_jobs=10, n_slots=10, n_worker_servers=4,
-#:   n_ps_servers=4)`` with an earlier version of the model, below OASiS's own
-#:   feasible 251.90).  Switching off presolve rule 12 ("Aggregator") or 13
-#:   ("Parallel rows and columns") avoids it; both are off.
-#: * Sigmoid utilities of time-critical jobs differ by < 1e-6 between
-#:   completion slots; with the default ``mip_feasibility_tolerance`` (1e-6)
-#:   HiGHS returned completions up to 8e-7 worse than optimal as "optimal"
-#:   (with an equally wrong bound).  1e-9 fixes it at no measurable cost.
-HIGHS_OPTIONS: dict[str, float] = {
-    "presolve_rule_off": (1 << 12) | (1 << 13),
-    "mip_feasibility_tolerance": 1e-9,
-}
+#: Override, measured: sigmoid utilities of time-critical jobs differ by
+#: < 1e-6 between completion slots; with ``mip_feasibility_tolerance`` 1e-6
+#: HiGHS returned completions up to 8e-7 worse than optimal as "optimal"
+#: (with an equally wrong bound).  1e-9 fixes it at no measurable cost.
+HIGHS_OPTIONS: dict[str, float] = {"mip_feasibility_tolerance": 1e-9}
+#: Online algorithms whose checked schedules seed :func:`solve_offline`
+#: (Dorm is left out: it solves MILPs itself).
+START_ALGORITHMS = ("oasis", "rrh", "drf", "fifo")
 
 
 # --------------------------------------------------------------------------
@@ -403,12 +404,84 @@ def extract_schedule(model: pyo.ConcreteModel, inst: OasisInstance) -> OasisSche
     return sched
 
 
+def start_values(
+    model: pyo.ConcreteModel, inst: OasisInstance, sched: OasisSchedule
+) -> ComponentMap:
+    """A feasible point of :func:`build_model` with the objective of ``sched``.
+
+    ``sched`` is a checked schedule (e.g. an online algorithm's).  It is moved
+    into the dominance-restricted feasible set as the module docstring says:
+    jobs that do not complete are dropped (they earn nothing), workers after
+    the completion slot ``t_hat_i`` are dropped, surplus worker-slots are
+    removed from the earliest slots (``t_hat_i`` keeps at least one worker,
+    so the completion slot and the utility stay), and parameter servers are
+    cut to the ``ceil(n b_i/B_i)`` that (6) needs.  Every variable of the
+    model gets a value, so HiGHS receives a full solution.
+    """
+    data = model._oasis
+    W, first = data["W"], data["first"]
+    workers = np.zeros_like(sched.workers)
+    ps = np.zeros_like(sched.ps)
+    completion: dict[int, int] = {}
+    for i in data["live"]:
+        cum = np.cumsum(sched.workers[i].sum(axis=0))
+        done = np.flatnonzero(cum >= W[i] - 1e-9)
+        if not sched.admitted[i] or done.size == 0 or done[0] + 1 < first[i]:
+            continue
+        c = int(done[0])  # 0-based completion slot
+        w = sched.workers[i, :, : c + 1].copy()
+        surplus = int(w.sum() - W[i])
+        for t in range(c + 1):
+            for h in range(w.shape[0]):
+                keep = 1 if t == c and w[:, t].sum() - w[h, t] == 0 else 0
+                cut = min(surplus, max(0, int(w[h, t]) - keep))
+                w[h, t] -= cut
+                surplus -= cut
+        workers[i, :, : c + 1] = w
+        ratio = float(inst.b[i] / inst.B[i])
+        for t in range(c + 1):
+            need = int(ceil_eps(w[:, t].sum() * ratio))
+            for k in range(ps.shape[1]):
+                take = min(need, int(sched.ps[i, k, t]))
+                ps[i, k, t] = take
+                need -= take
+        completion[i] = c + 1
+    values = ComponentMap()
+    for i in range(inst.n_jobs):
+        if not model.x[i].fixed:
+            values[model.x[i]] = float(i in completion)
+    for (i, h, t), v in model.y.items():
+        values[v] = float(workers[i, h, t - 1])
+    for (i, k, t), v in model.z.items():
+        values[v] = float(ps[i, k, t - 1])
+    for (i, t), v in model.n.items():
+        values[v] = float(workers[i, :, t - 1].sum())
+    for (i, t), v in model.u.items():
+        values[v] = float(completion.get(i) == t)
+    return values
+
+
+def best_online_start(inst: OasisInstance) -> tuple[str, OasisSchedule, float]:
+    """The best checked schedule of :data:`START_ALGORITHMS`: ``(name, schedule, objective)``."""
+    from optsched.oasis.paper import PAPER
+
+    best: tuple[str, OasisSchedule, float] | None = None
+    for name in START_ALGORITHMS:
+        sched = PAPER.algorithms[name](inst)
+        value = check(inst, sched).objective
+        if best is None or value > best[2]:
+            best = (name, sched, value)
+    assert best is not None
+    return best
+
+
 def solve_offline(
     inst: OasisInstance,
     *,
     time_limit: float | None = 60.0,
     threads: int | None = None,
     verbose: bool = False,
+    mip_start: bool = True,
 ) -> OfflineResult:
     """Offline optimum of (1)-(13) with HiGHS on :func:`build_model`.
 
@@ -422,6 +495,10 @@ def solve_offline(
         HiGHS threads (None = HiGHS default).
     verbose
         Show the HiGHS log.
+    mip_start
+        Seed HiGHS with the best checked schedule of
+        :data:`START_ALGORITHMS` (:func:`start_values`); measured in
+        docs/oasis.md ("MIP start").
 
     Returns
     -------
@@ -429,35 +506,38 @@ def solve_offline(
         ``objective`` is the checker's recomputation of (1) for the incumbent
         (NaN when there is none), ``bound`` HiGHS's dual bound, ``status``
         from :func:`optsched.core.solver.solve` (``optimal`` only when HiGHS
-        proved a zero gap), ``runtime`` the wall time of build + solve.
+        proved a zero gap), ``runtime`` the wall time of build + solve
+        (and of the online runs of the start).
 
     Raises
     ------
     optsched.InfeasibleScheduleError
         If the incumbent fails the checker (a model bug, never expected).
     """
-    start = time.perf_counter()
+    began = time.perf_counter()
     model = build_model(inst) if inst.n_jobs else None
     if model is None or not model._oasis["live"]:
         # no job can finish within T on the empty cluster: rejecting all is optimal
         sched = OasisSchedule.empty(inst, "milp")
         objective = check(inst, sched).objective
         return OfflineResult(
-            objective, objective, "optimal", time.perf_counter() - start, sched
+            objective, objective, "optimal", time.perf_counter() - began, sched
         )
+    seed = start_values(model, inst, best_online_start(inst)[1]) if mip_start else None
     res = solve(
         model,
         time_limit=time_limit,
         threads=threads,
         verbose=verbose,
         options=HIGHS_OPTIONS,
+        start=seed,
     )
     objective, sched = math.nan, None
     if res.has_solution:
         sched = extract_schedule(model, inst)
         objective = check(inst, sched).objective
     return OfflineResult(
-        objective, res.bound, res.status, time.perf_counter() - start, sched
+        objective, res.bound, res.status, time.perf_counter() - began, sched
     )
 
 

@@ -105,6 +105,43 @@ class Claim:
         return {"ours": text, "status": status}
 
 
+# Claim values: print as the 'ours' column, judge in ``holds``.
+@dataclass(frozen=True)
+class Span:
+    """A claim value: a range of our values, printed ``lo..hi`` with ``fmt``."""
+
+    lo: float
+    hi: float
+    fmt: str = "{:.2%}"
+
+    def __str__(self) -> str:
+        return f"{self.fmt.format(self.lo)}..{self.fmt.format(self.hi)}"
+
+    def within(self, bounds: tuple[float, float]) -> bool:
+        """Whether the whole range lies inside ``bounds``."""
+        return bounds[0] <= self.lo and self.hi <= bounds[1]
+
+
+@dataclass(frozen=True)
+class Cells:
+    """A claim value: ours per case (e.g. per ``K``), printed ``a / b``; None: not run."""
+
+    values: tuple[float | None, ...]
+    fmt: str = "{:.4f}"
+
+    def __str__(self) -> str:
+        return " / ".join(
+            "not run" if v is None else self.fmt.format(v) for v in self.values
+        )
+
+    def at_most(self, bounds: Sequence[float], atol: float = 1e-6) -> bool:
+        """Whether every value that ran is at most its bound (and one ran)."""
+        pairs = [
+            (v, b) for v, b in zip(self.values, bounds, strict=True) if v is not None
+        ]
+        return bool(pairs) and all(v <= b + atol for v, b in pairs)
+
+
 @dataclass(frozen=True)
 class Experiment:
     """Declarative spec of one reproduced figure or table.

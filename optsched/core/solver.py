@@ -1,6 +1,6 @@
 """The one entry point to HiGHS (through Pyomo's new solver interface).
 
-Facts this module relies on (pyomo 6.10, highspy 1.15, see DESIGN.md):
+Facts this module relies on (pyomo 6.10, highspy 1.15-1.16, see DESIGN.md):
 
 * ``pyomo.environ`` must be imported before the contrib ``SolverFactory``.
 * ``rel_gap=0`` is passed by default: HiGHS otherwise stops at 1e-4 and still
@@ -10,6 +10,37 @@ Facts this module relies on (pyomo 6.10, highspy 1.15, see DESIGN.md):
   is loaded only when one exists.
 * The reported runtime is the wall time measured around the call (HiGHS may
   overshoot its time limit during root cuts).
+
+MIP defaults (:data:`MIP_DEFAULTS`, applied to every model with an unfixed
+integer or binary variable; a model overrides a key only with a measured
+reason next to its override):
+
+* ``presolve_rule_off = (1 << 12) | (1 << 13)`` (aggregator; parallel rows
+  and columns).  highspy 1.15.1's MIP presolve returned wrong "optimal"
+  values: 0 instead of 91.17 on a one-job OASiS instance, and 250.52 instead
+  of 251.90 on ``oasis.generate(4, n_jobs=10, n_slots=10,
+  n_worker_servers=4, n_ps_servers=4)`` (below OASiS's own checked 251.90).
+  Switching off either rule avoided it; both are off.  No measurable cost
+  on the OASiS and HAS/JPS MILPs.
+* ``mip_feasibility_tolerance = 1e-7`` (the LP tolerance; HiGHS's default
+  is 1e-6).  On the HAS/JPS P1 MILP the default ended in "solve error" on
+  ``hetero.generate(seed=2, ...)`` instances and let near-optimal incumbents
+  through as "optimal"; 1e-7 avoided both.  The OASiS model tightens it to
+  1e-9 (sigmoid utilities differ by < 1e-6 between completion slots, see
+  ``optsched.models.oasis.HIGHS_OPTIONS``).
+
+HiGHS keeps one thread scheduler per process: a run that asks for a
+different ``threads`` than the first run of the process ends in "Solve error"
+("the scheduler has already been initialized to use 2 threads").
+:func:`solve` therefore resets the scheduler whenever the requested number
+of threads changes (solves never run concurrently inside one process here;
+sweeps use processes).
+
+A MIP start (``start=``, a feasible assignment such as the best checked
+online schedule) is handed to HiGHS with ``Highs.setSolution`` before the
+run: a full assignment as a dense solution, a partial one by column index
+(HiGHS then completes it by a sub-MIP).  HiGHS checks the start itself and
+ignores it when infeasible ("MIP start solution is infeasible" in the log).
 
 Dual sign convention (LPs, ``duals=True``): the dual of a constraint is
 d(objective)/d(right-hand side) in Pyomo's (lower, body, upper) form.  Hence
@@ -26,6 +57,8 @@ from collections.abc import Mapping
 from dataclasses import dataclass, field
 from typing import Any
 
+import highspy
+import numpy as np
 import pyomo.environ as pyo  # noqa: F401  (must precede the contrib factory)
 from pyomo.contrib.solver.common.factory import SolverFactory
 from pyomo.contrib.solver.common.results import (
@@ -36,6 +69,38 @@ from pyomo.contrib.solver.common.results import (
 from .errors import SolverError
 
 STATUSES = ("optimal", "time_limit", "infeasible", "unbounded", "error")
+#: HiGHS options of every MIP solve (reasons in the module docstring).
+MIP_DEFAULTS: dict[str, Any] = {
+    "presolve_rule_off": (1 << 12) | (1 << 13),
+    "mip_feasibility_tolerance": 1e-7,
+}
+
+
+_threads_in_use: list[int | None] = []
+
+
+def _use_threads(threads: int | None) -> None:
+    """Reset HiGHS's process-wide thread scheduler when ``threads`` changes."""
+    if _threads_in_use and _threads_in_use[0] != threads:
+        highspy.Highs.resetThreadScheduler(True)
+    _threads_in_use[:] = [threads]
+
+
+def is_mip(model: pyo.ConcreteModel) -> bool:
+    """Whether the model has an unfixed integer or binary variable."""
+    return any(
+        not v.fixed and (v.is_integer() or v.is_binary())
+        for v in model.component_data_objects(pyo.Var, active=True, descend_into=True)
+    )
+
+
+def mip_options(
+    model: pyo.ConcreteModel, options: Mapping[str, Any] | None = None
+) -> dict[str, Any]:
+    """The HiGHS options of a solve: :data:`MIP_DEFAULTS` for a MIP, overridden key by key."""
+    merged = dict(MIP_DEFAULTS) if is_mip(model) else {}
+    merged.update(options or {})
+    return merged
 
 
 @dataclass(frozen=True)
@@ -99,6 +164,7 @@ def solve(
     duals: bool = False,
     verbose: bool = False,
     options: Mapping[str, Any] | None = None,
+    start: Mapping[Any, float] | None = None,
 ) -> SolveResult:
     """Solve a Pyomo model with HiGHS and map the outcome to a SolveResult.
 
@@ -118,7 +184,13 @@ def solve(
     verbose
         Show the HiGHS log.
     options
-        Extra HiGHS options by name (e.g. ``{"presolve_rule_off": 12288}``).
+        HiGHS options by name; for a MIP they override :data:`MIP_DEFAULTS`
+        key by key (e.g. ``{"mip_feasibility_tolerance": 1e-9}``).
+    start
+        Optional MIP start: values by Pyomo variable (a
+        ``pyomo.core.expr.numeric_expr.ComponentMap`` or any mapping keyed
+        by variable data objects).  Variables not in the model are ignored;
+        a start that covers every variable is passed as a full solution.
 
     Returns
     -------
@@ -139,15 +211,53 @@ def solve(
         kwargs["time_limit"] = float(time_limit)
     if threads is not None:
         kwargs["threads"] = int(threads)
-    if options:
-        kwargs["solver_options"] = dict(options)
-    start = time.perf_counter()
+    merged = mip_options(model, options)
+    if merged:
+        kwargs["solver_options"] = merged
+    _use_threads(threads)
+    began = time.perf_counter()
     try:
+        if start:
+            _set_start(opt, model, start, kwargs)
         res = opt.solve(model, **kwargs)
     except Exception as exc:  # pragma: no cover - defensive
         raise SolverError(f"HiGHS failed: {exc}") from exc
-    runtime = time.perf_counter() - start
+    runtime = time.perf_counter() - began
     return _finish(model, res, runtime, duals)
+
+
+def _set_start(opt, model, start: Mapping[Any, float], kwargs: dict[str, Any]) -> None:
+    """Load ``model`` into the persistent HiGHS object and give it ``start``.
+
+    ``opt.solve`` then finds the model already loaded (same object) and only
+    runs ``update``, which keeps the solution set here.
+    """
+    opt._active_config = opt.config(
+        value={k: v for k, v in kwargs.items() if k != "rel_gap"}
+    )
+    opt.set_instance(model)
+    col = opt._pyomo_var_to_solver_var_map
+    idx, vals = [], []
+    for var, value in start.items():
+        j = col.get(id(var))
+        if j is not None and value is not None:
+            idx.append(j)
+            vals.append(float(value))
+    h = opt._solver_model
+    n = h.getNumCol()
+    if len(set(idx)) == n:
+        sol = highspy.HighsSolution()
+        dense = np.zeros(n)
+        dense[idx] = vals
+        sol.col_value = dense.tolist()
+        sol.value_valid = True
+        h.setSolution(sol)
+    elif idx:
+        h.setSolution(
+            len(idx),
+            np.asarray(idx, dtype=np.int32),
+            np.asarray(vals, dtype=np.float64),
+        )
 
 
 def _finish(model, res, runtime: float, duals: bool) -> SolveResult:

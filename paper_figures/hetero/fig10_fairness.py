@@ -44,21 +44,8 @@ SPEC = Experiment(
     ref="Fig. 10, Sec. VI-B1",
     doc=__doc__,
     task=ex.fairness,
-    grid=ex.instance_grid(
-        {"n_jobs": 4, "n_workers": [15, 30]},
-        mix_seeds=5,
-        rounds=100,
-        time_limit=600.0,
-        has_max_workers=None,
-    ),
-    quick=ex.instance_grid(
-        {"n_jobs": 4, "n_workers": [15]},
-        mix_seeds=1,
-        settings=("h115",),
-        rounds=3,
-        time_limit=60.0,
-        has_max_workers=15,
-    ),
+    grid=ex.full_grid({"n_jobs": 4, "n_workers": [15, 30]}),
+    quick=ex.quick_grid({"n_jobs": 4, "n_workers": [15]}, rounds=3),
     columns=ex.FIG10_COLUMNS,
     plot=Bars(
         x="scheme",

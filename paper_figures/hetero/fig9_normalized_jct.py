@@ -71,17 +71,8 @@ SPEC = Experiment(
     ref="Fig. 9, Sec. VI-B1",
     doc=__doc__,
     task=ex.normalized_jct,
-    grid=ex.instance_grid(
-        _SIZES, mix_seeds=5, rounds=100, time_limit=600.0, has_max_workers=None
-    ),
-    quick=ex.instance_grid(
-        _SIZES,
-        mix_seeds=1,
-        settings=("h115",),
-        rounds=3,
-        time_limit=60.0,
-        has_max_workers=15,
-    ),
+    grid=ex.full_grid(_SIZES),
+    quick=ex.quick_grid(_SIZES, rounds=3),
     columns=ex.FIG9_COLUMNS,
     plot=Bars(
         x="scheme",

@@ -62,3 +62,62 @@ def test_infeasible_reported():
     res = solve(m)
     assert res.status == "infeasible"
     assert math.isnan(res.objective)
+
+
+def _knapsack() -> pyo.ConcreteModel:
+    m = pyo.ConcreteModel()
+    m.x = pyo.Var(range(5), domain=pyo.Binary)
+    m.c = pyo.Constraint(expr=sum((i + 1) * m.x[i] for i in range(5)) <= 7)
+    m.o = pyo.Objective(
+        expr=sum((i + 2) * m.x[i] for i in range(5)), sense=pyo.maximize
+    )
+    return m
+
+
+def test_mip_defaults_apply_to_mips_only_and_yield_to_overrides() -> None:
+    """Presolve rules 12-13 off and tolerance 1e-7 for a MIP; an LP gets none; overrides win."""
+    from optsched.core.solver import MIP_DEFAULTS, is_mip, mip_options
+
+    m = _knapsack()
+    assert is_mip(m)
+    assert mip_options(m) == {
+        "presolve_rule_off": 12288,
+        "mip_feasibility_tolerance": 1e-7,
+    }
+    assert (
+        mip_options(m, {"mip_feasibility_tolerance": 1e-9})["mip_feasibility_tolerance"]
+        == 1e-9
+    )
+    assert MIP_DEFAULTS["mip_feasibility_tolerance"] == 1e-7  # not mutated
+    for v in m.x.values():
+        v.fix(0)
+    assert not is_mip(m) and mip_options(m) == {}
+
+
+def test_mip_defaults_reach_highs(capfd) -> None:
+    """HiGHS's own log lists the switched-off presolve rules."""
+    solve(_knapsack(), verbose=True)
+    out = capfd.readouterr().out
+    assert "Rule 12" in out and "Rule 13" in out
+
+
+@pytest.mark.parametrize("full", [True, False])
+def test_mip_start_is_passed_to_highs(capfd, full: bool) -> None:
+    """A full or partial start reaches HiGHS (its log reports it) and the optimum stays 10."""
+    from pyomo.common.collections import ComponentMap
+
+    m = _knapsack()
+    values = [1, 1, 0, 0, 0] if full else [1]
+    start = ComponentMap((m.x[i], v) for i, v in enumerate(values))
+    res = solve(m, start=start, verbose=True)
+    out = capfd.readouterr().out
+    assert "MIP start solution is feasible: objective value is 5" in out or (
+        not full and "MIP start" in out
+    )
+    assert res.status == "optimal" and res.objective == pytest.approx(10.0)
+
+
+def test_changing_threads_within_a_process_is_safe() -> None:
+    """HiGHS's scheduler is per process: a second solve with other threads must not end in 'error'."""
+    statuses = [solve(_knapsack(), threads=t).status for t in (None, 1, 2, 1, None)]
+    assert statuses == ["optimal"] * 5

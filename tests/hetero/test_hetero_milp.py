@@ -9,7 +9,6 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 from optsched.models.hetero import (
-    P1_HIGHS_OPTIONS,
     add_tangent_cuts,
     build_model,
     extract_schedule,
@@ -118,7 +117,7 @@ def test_single_milp_equals_brute_force_of_its_underestimator(data):
     shared = [
         [p for j in range(S) if key[j] == key[i] for p in pts[j]] for i in range(S)
     ]
-    res = solve(model, options=P1_HIGHS_OPTIONS)
+    res = solve(model)
     assert res.status == "optimal"
     c = inst.epochs * inst.dataset_size / S
     best = math.inf
@@ -212,3 +211,18 @@ def test_named_components_and_cut_validation():
     assert len(m.n) == 3 * (10 - 3 + 1)
     with pytest.raises(ValueError, match="V0 > 0"):
         add_tangent_cuts(m, 0, [0.0])
+
+
+@pytest.mark.parametrize("seed", range(4))
+def test_mip_start_changes_the_search_not_the_optimum(seed: int) -> None:
+    """solve_exact with and without the online start proves the same optimum, never above the start."""
+    from optsched.models.hetero import start_placement
+
+    inst = generate(seed, 3, 7)
+    sched, ev = start_placement(inst)
+    assert check(inst, sched).objective == pytest.approx(ev.objective)
+    a = solve_exact(inst, time_limit=60, threads=1, mip_start=True)
+    b = solve_exact(inst, time_limit=60, threads=1, mip_start=False)
+    assert a.status == b.status == "optimal"
+    assert a.objective == pytest.approx(b.objective, rel=1e-9)
+    assert a.objective <= ev.objective + 1e-9

@@ -305,7 +305,7 @@ def _presolve_bug_model() -> pyo.ConcreteModel:
 
 
 def test_highs_options_avoid_presolve_bug():
-    """With HIGHS_OPTIONS HiGHS finds the optimum its default presolve misses."""
+    """With the MIP defaults of core.solver (presolve rules 12-13 off) HiGHS finds the optimum highspy 1.15.1's default presolve missed."""
     m = _presolve_bug_model()
     # u_6 carries the largest gain and sum(u) <= 1, so u_6 = 1 is optimal if feasible:
     for v in m.component_data_objects(pyo.Var):

@@ -26,7 +26,7 @@ import pandas as pd
 from matplotlib.figure import Figure
 from scipy.stats import spearmanr
 
-from optsched.core.experiment import optimum
+from optsched.core.experiment import Cells, optimum
 from optsched.hetero.instance import GPU_TYPES, HeteroInstance, example
 from optsched.hetero.online import (
     categories_array,
@@ -39,7 +39,7 @@ from optsched.hetero.paper import solve_by_enumeration
 from optsched.hetero.schedule import HeteroPlacement
 
 from .common import H_TARGET, MODEL_ORDER, category, gpu_counts, make_instance, paper
-from .jct import Cells, timed
+from .jct import timed
 
 # ================================================================ Table II
 #: Table II and Sec. IV-A as printed, by row: GPU sets (ResNet-18, VGG-19),

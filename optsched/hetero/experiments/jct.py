@@ -23,13 +23,12 @@ import math
 import os
 import time
 from collections.abc import Callable, Iterator, Mapping, Sequence
-from dataclasses import dataclass
 from typing import Any
 
 import pandas as pd
 
 from optsched.core.errors import SolverError
-from optsched.core.experiment import optimum, optimum_columns
+from optsched.core.experiment import Cells, Span, optimum, optimum_columns
 from optsched.core.ratio import certify
 from optsched.core.registry import OfflineResult
 from optsched.hetero.baselines import count_placements
@@ -147,6 +146,25 @@ def instance_grid(
         }
         for s in settings
     ]
+
+
+def full_grid(sizes: Mapping[str, Any]) -> list[dict[str, Any]]:
+    """Full run of Figs. 9-11: both settings (5 ``mix111`` seeds), 100 rounds, 600 s per optimum."""
+    return instance_grid(
+        sizes, mix_seeds=5, rounds=100, time_limit=600.0, has_max_workers=None
+    )
+
+
+def quick_grid(sizes: Mapping[str, Any], rounds: int) -> list[dict[str, Any]]:
+    """Quick run of Figs. 9-11: ``h115`` only, ``rounds`` rounds, 60 s, HAS only up to K = 15."""
+    return instance_grid(
+        sizes,
+        mix_seeds=1,
+        settings=("h115",),
+        rounds=rounds,
+        time_limit=60.0,
+        has_max_workers=15,
+    )
 
 
 # -------------------------------------------------------------------- runs
@@ -541,45 +559,9 @@ def medians(df: pd.DataFrame) -> pd.DataFrame:
 
 
 # ---------------------------------------------------------------- claims
-@dataclass(frozen=True)
-class Span:
-    """A range of our values, printed as ``lo..hi`` with ``fmt``."""
-
-    lo: float
-    hi: float
-    fmt: str = "{:.2%}"
-
-    def __str__(self) -> str:
-        return f"{self.fmt.format(self.lo)}..{self.fmt.format(self.hi)}"
-
-    def within(self, bounds: tuple[float, float]) -> bool:
-        """Whether the whole range lies inside ``bounds``."""
-        return bounds[0] <= self.lo and self.hi <= bounds[1]
-
-
 def span(values: pd.Series, fmt: str = "{:.2%}") -> Span:
     """The :class:`Span` of ``values`` (NaNs dropped)."""
     return Span(float(values.min()), float(values.max()), fmt)
-
-
-@dataclass(frozen=True)
-class Cells:
-    """Our values of one claim per case (e.g. per ``K``), printed ``a / b``; None: not run."""
-
-    values: tuple[float | None, ...]
-    fmt: str = "{:.4f}"
-
-    def __str__(self) -> str:
-        return " / ".join(
-            "not run" if v is None else self.fmt.format(v) for v in self.values
-        )
-
-    def at_most(self, bounds: Sequence[float], atol: float = 1e-6) -> bool:
-        """Whether every value that ran is at most its bound (and one ran)."""
-        pairs = [
-            (v, b) for v, b in zip(self.values, bounds, strict=True) if v is not None
-        ]
-        return bool(pairs) and all(v <= b + atol for v, b in pairs)
 
 
 def mean_ratios(df: pd.DataFrame, scheme: str, workers: Sequence[int]) -> Cells:

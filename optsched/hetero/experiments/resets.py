@@ -22,14 +22,13 @@ from __future__ import annotations
 import functools
 import math
 from collections.abc import Callable, Mapping, Sequence
-from dataclasses import dataclass
 from typing import Any
 
 import numpy as np
 import pandas as pd
 from matplotlib.figure import Figure
 
-from optsched.core.experiment import optimum
+from optsched.core.experiment import Span, optimum
 from optsched.core.plots import Bars
 from optsched.hetero.check import HeteroEvaluation
 from optsched.hetero.instance import MODELS, HeteroInstance
@@ -325,21 +324,6 @@ def plot_reset_events(df: pd.DataFrame) -> Figure:
         ylabel="seconds (mean over instances, 5-95%)",
         title=f"Fig. 17: with / without reset events, S = {S}, K = {K}",
     )(long)
-
-
-@dataclass(frozen=True)
-class Span:
-    """A range of our reductions, printed as ``lo..hi`` percentages."""
-
-    lo: float
-    hi: float
-
-    def __str__(self) -> str:
-        return f"{self.lo:.2%}..{self.hi:.2%}"
-
-    def within(self, bounds: tuple[float, float]) -> bool:
-        """Whether the whole range lies inside ``bounds``."""
-        return bounds[0] <= self.lo and self.hi <= bounds[1]
 
 
 def scheme_reductions(df: pd.DataFrame, metric: str) -> pd.Series:
