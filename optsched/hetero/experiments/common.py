@@ -19,6 +19,16 @@ MODEL_ORDER = tuple(MODELS)
 H_TARGET = 1.15
 #: Instance settings of Sec. VI as read in docs/hetero.md ("Generator").
 SETTINGS = ("h115", "mix111")
+#: Legend names of the schemes (a module adds its own variants).
+LABELS = {
+    "optimus": "Optimus",
+    "optimus_lb": "Optimus-LB",
+    "has": "HAS",
+    "jps": "JPS N=60",
+    "exhaustive": "exhaustive",
+    "gavel": "Gavel",
+    "optimum": "optimum (MILP)",
+}
 
 
 def paper():

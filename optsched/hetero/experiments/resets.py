@@ -35,6 +35,7 @@ from optsched.hetero.instance import MODELS, HeteroInstance
 from optsched.hetero.schedule import HeteroPlacement
 from optsched.hetero.simulate import SimulationResult, simulate
 
+from . import common
 from .common import H_TARGET, gpu_counts, paper
 
 #: GPU settings: 5 T4/P100/V100 each at K = 15, or ``generate(heterogeneity=1.15)``.
@@ -47,14 +48,7 @@ DEFAULT_POOL = "no_Transformer"
 ROUND_S = 360.0
 #: Fig. 17's schemes with a static and a dynamic policy (besides Gavel).
 SCHEMES = ("optimus", "optimus_lb", "has", "jps", "exhaustive")
-LABELS = {
-    "optimus": "Optimus",
-    "optimus_lb": "Optimus-LB",
-    "has": "HAS",
-    "jps": "JPS N=60",
-    "exhaustive": "exhaustive",
-    "gavel": "Gavel",
-}
+LABELS = {s: common.LABELS[s] for s in (*SCHEMES, "gavel")}
 #: JPS samples ``N`` (the paper's default).
 JPS_N = 60
 #: Fig. 17, dynamic vs static: reductions over schemes (Sec. VI-B2).

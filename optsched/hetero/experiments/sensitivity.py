@@ -41,6 +41,7 @@ from optsched.hetero.instance import HeteroInstance
 from optsched.hetero.online import rear_start
 from optsched.hetero.schedule import HeteroPlacement
 
+from . import common
 from .common import H_TARGET, MODEL_ORDER, checked, gpu_counts, paper
 
 #: JPS defaults of the paper (Sec. VI-A): ``alpha = 0.7``, ``beta = 1``.
@@ -53,12 +54,8 @@ EPSILONS = tuple(round(0.05 * j, 2) for j in range(7))
 FIG14_SCHEMES = ("optimus", "optimus_lb", "has", "exhaustive")
 FIG15_SCHEMES = ("optimus", "optimus_lb", "has", "jps")
 LABELS = {
-    "optimus": "Optimus",
-    "optimus_lb": "Optimus-LB",
-    "has": "HAS",
-    "jps": "JPS N=60",
-    "exhaustive": "exhaustive",
-    "optimum": "optimum (MILP)",
+    s: common.LABELS[s]
+    for s in ("optimus", "optimus_lb", "has", "jps", "exhaustive", "optimum")
 }
 #: Parts of a task (module docstring).
 PARTS = ("optimum", "jps", "schemes", "category")
