@@ -23,8 +23,10 @@ lint: $(STAMP)
 test: lint
 	$(BIN)/python -m pytest -q --nbmake notebooks tests
 
+# full runs (hours on 2 cores); claims kept in paper_figures/claims, README table rebuilt
 figures: $(STAMP)
-	$(BIN)/optsched figure run all
+	$(BIN)/optsched figure run all --record
+	$(BIN)/optsched figure report
 
 figures-quick: $(STAMP)
 	$(BIN)/optsched figure run all --quick
