@@ -1,0 +1,149 @@
+"""The edge-cloud schedule: ``y_jdsw(t)``, ``z_jsp(t)`` and ``zeta_j`` as sparse rows.
+
+A schedule lists what happens in each slot instead of storing the binary
+arrays of (2)/(4), whose size ``J x D_j x S x W_s x T`` is mostly zeros:
+
+* ``runs``: rows ``(j, d, t, s, w)`` -- in slot ``t`` (1-based) data chunk
+  ``d`` of job ``j`` is trained on worker ``w`` of server ``s``
+  (``y_jdsw(t) = 1``);
+* ``ps``: rows ``(j, t, s, p)`` -- in slot ``t`` PS ``p`` of server ``s``
+  serves job ``j`` (``z_jsp(t) = 1``);
+* ``zeta``: the declared ``zeta_j`` of (2g)-(2h), which sets ``n_j`` by Eq. (1).
+
+Any assignment, feasible or not, can be written this way; the checker
+(:mod:`optsched.edgecloud.check`) decides which ones satisfy (2a)-(2k).
+"""
+
+from __future__ import annotations
+
+import json
+from collections.abc import Iterable
+from dataclasses import dataclass, field
+from typing import Any
+
+import numpy as np
+
+from optsched.core.errors import InvalidInstanceError
+
+from .instance import EdgeCloudInstance
+
+RUN_COLUMNS = ("job", "chunk", "slot", "server", "worker")
+PS_COLUMNS = ("job", "slot", "server", "ps")
+
+
+def _rows(rows: Iterable[Iterable[int]] | np.ndarray, width: int) -> np.ndarray:
+    arr = np.asarray(list(rows) if not isinstance(rows, np.ndarray) else rows)
+    if arr.size == 0:
+        return np.zeros((0, width), dtype=np.int64)
+    return arr.astype(np.int64).reshape(-1, width)
+
+
+@dataclass(frozen=True, eq=False)
+class EdgeCloudSchedule:
+    """A slot-by-slot schedule of every job (the decision variables of (2)).
+
+    Attributes
+    ----------
+    runs
+        (K, 5) int array of rows ``(job, chunk, slot, server, worker)``.
+    ps
+        (M, 4) int array of rows ``(job, slot, server, ps)``.
+    zeta
+        ``zeta_j`` per job (bool array (J,)).
+    algorithm
+        Name of the algorithm that produced it.
+    meta
+        Free-form extra information (not serialised).
+    """
+
+    runs: np.ndarray
+    ps: np.ndarray
+    zeta: np.ndarray
+    algorithm: str = ""
+    meta: dict[str, Any] = field(default_factory=dict)
+
+    @classmethod
+    def build(
+        cls,
+        inst: EdgeCloudInstance,
+        runs: Iterable[Iterable[int]] | np.ndarray,
+        ps: Iterable[Iterable[int]] | np.ndarray,
+        zeta: Iterable[bool] | None = None,
+        algorithm: str = "",
+    ) -> EdgeCloudSchedule:
+        """Make a schedule from row lists; ``zeta=None`` derives it by (2g)-(2h).
+
+        The derived ``zeta_j`` is 1 iff job ``j`` has runs and every run and
+        every PS row of ``j`` is on the cloud.
+        """
+        r = _rows(runs, 5)
+        p = _rows(ps, 4)
+        if zeta is None:
+            J, c = inst.n_jobs, inst.cloud
+            ok_r = (r[:, 0] >= 0) & (r[:, 0] < J)
+            ok_p = (p[:, 0] >= 0) & (p[:, 0] < J)
+            has, edge = np.zeros(J, dtype=bool), np.zeros(J, dtype=bool)
+            has[r[ok_r, 0]] = True
+            edge[r[ok_r & (r[:, 3] != c), 0]] = True
+            edge[p[ok_p & (p[:, 2] != c), 0]] = True
+            z = has & ~edge
+        else:
+            z = np.asarray(list(zeta))
+        return cls(runs=r, ps=p, zeta=z, algorithm=algorithm)
+
+    def completion(self, n_jobs: int) -> np.ndarray:
+        """``c_j`` of (2j): last slot with a run of job ``j`` (0 if none)."""
+        c = np.zeros(n_jobs, dtype=np.int64)
+        if len(self.runs):
+            np.maximum.at(c, self.runs[:, 0], self.runs[:, 2])
+        return c
+
+    def to_dict(self) -> dict[str, Any]:
+        """Plain-JSON representation."""
+        return {
+            "algorithm": self.algorithm,
+            "runs": np.asarray(self.runs).tolist(),
+            "ps": np.asarray(self.ps).tolist(),
+            "zeta": np.asarray(self.zeta).astype(int).tolist(),
+        }
+
+    def to_json(self) -> str:
+        """Serialise to JSON."""
+        return json.dumps(self.to_dict())
+
+    @classmethod
+    def from_json(cls, text: str) -> EdgeCloudSchedule:
+        """Parse :meth:`to_json` output."""
+        try:
+            d = json.loads(text)
+            return cls(
+                runs=_rows(d["runs"], 5),
+                ps=_rows(d["ps"], 4),
+                zeta=np.asarray(d["zeta"], dtype=int).astype(bool),
+                algorithm=str(d.get("algorithm", "")),
+            )
+        except (KeyError, ValueError, TypeError) as exc:
+            raise InvalidInstanceError(f"schedule: malformed ({exc!r})") from exc
+
+
+def cloud_only(inst: EdgeCloudInstance) -> EdgeCloudSchedule:
+    """The all-cloud schedule that witnesses the generator's calibration.
+
+    Every chunk ``d`` of job ``j`` trains on its own cloud worker from slot
+    ``r_j + Delta_jc`` for ``ceil(E_j B_j / n_j)`` slots with ``zeta_j = 1``
+    (no contention, no preemption), and job ``j`` uses its own cloud PS in
+    those slots.  Rows beyond ``T`` are kept, so the checker rejects the
+    schedule (constraint (2k)) when the horizon is too short.
+    """
+    runs, ps = [], []
+    c = inst.cloud
+    for j in range(inst.n_jobs):
+        start = int(inst.arrival[j] + inst.delay[j, c])
+        slots = range(start, start + int(inst.chunk_slots[j, 1]))
+        ps.extend((j, t, c, j) for t in slots)
+        for d in range(int(inst.D[j])):
+            w = int(inst.D[:j].sum()) + d  # a distinct cloud worker per chunk
+            runs.extend((j, d, t, c, w) for t in slots)
+    return EdgeCloudSchedule.build(
+        inst, runs, ps, zeta=np.ones(inst.n_jobs, dtype=bool), algorithm="cloud_only"
+    )
