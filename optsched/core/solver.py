@@ -41,6 +41,13 @@ online schedule) is handed to HiGHS with ``Highs.setSolution`` before the
 run: a full assignment as a dense solution, a partial one by column index
 (HiGHS then completes it by a sub-MIP).  HiGHS checks the start itself and
 ignores it when infeasible ("MIP start solution is infeasible" in the log).
+highspy 1.16.0 can, with a start and presolve on, report the incumbent of
+the presolved problem as "optimal" while handing back the start's own
+vector (seen on an edge-cloud MILP: reported and bound 6, returned point
+worth 10; 1 of 80 tiny instances).  :func:`solve` therefore compares the
+objective of the loaded point with the reported incumbent and, when they
+differ, solves again without the start; a mismatch without a start (never
+seen) is reported as status ``error``.
 
 Dual sign convention (LPs, ``duals=True``): the dual of a constraint is
 d(objective)/d(right-hand side) in Pyomo's (lower, body, upper) form.  Hence
@@ -220,10 +227,27 @@ def solve(
         if start:
             _set_start(opt, model, start, kwargs)
         res = opt.solve(model, **kwargs)
+        out = _finish(model, res, time.perf_counter() - began, duals)
+        if start and _returned_other_point(model, out):
+            # see the module docstring: solve again without the start
+            opt = _new_highs()
+            res = opt.solve(model, **kwargs)
+            out = _finish(model, res, time.perf_counter() - began, duals)
     except Exception as exc:  # pragma: no cover - defensive
         raise SolverError(f"HiGHS failed: {exc}") from exc
-    runtime = time.perf_counter() - began
-    return _finish(model, res, runtime, duals)
+    if _returned_other_point(model, out):
+        # the loaded point is not the incumbent HiGHS reports: trust neither
+        out = SolveResult("error", math.nan, out.bound, math.nan, out.runtime)
+    return out
+
+
+def _returned_other_point(model: pyo.ConcreteModel, res: SolveResult) -> bool:
+    """Whether the loaded variables' objective differs from HiGHS's reported incumbent."""
+    if not res.has_solution:
+        return False
+    obj = next(model.component_data_objects(pyo.Objective, active=True))
+    loaded = float(pyo.value(obj))
+    return abs(loaded - res.objective) > 1e-6 * max(1.0, abs(res.objective))
 
 
 def _set_start(opt, model, start: Mapping[Any, float], kwargs: dict[str, Any]) -> None:

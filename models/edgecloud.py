@@ -1,0 +1,581 @@
+"""Offline model of Wang et al. (edge-cloud, preemptive): exact MILP of problem (2).
+
+Exact MILP of (2a)-(2k) (and (7b)-(7d) with ``storage``)
+---------------------------------------------------------
+It implements the readings of ``docs/edgecloud.md`` / ``docs/errata.md``
+that the checker (:mod:`optsched.edgecloud.check`) enforces: (2b) per
+chunk, a chunk is dispatched to one worker and never migrates, one chunk per
+worker and slot, no preemption of cloud chunks, ``c_j`` = last slot with a
+run, ``zeta_j = 1`` iff every run and every PS row of job ``j`` is in the
+cloud.  Indices: jobs ``j``, chunks ``d``, servers ``s`` (edge ``0..S_e - 1``,
+the cloud ``c = inst.cloud``), local workers ``w`` / PSs ``p`` 0-based as in
+the instance, slots ``t`` 1-based as in the paper.  ``k_j0, k_j1`` are
+``inst.chunk_slots[j, zeta]``: the slots one chunk needs at ``n_j`` of
+Eq. (1) for ``zeta_j = 0, 1`` (``k_j1 <= k_j0``); ``(2b)`` per chunk is
+``|slots of d| >= k_j,zeta_j`` for integer slot counts.
+
+The cloud has unlimited workers and PSs; it is modelled with one virtual
+worker per chunk (index ``sum_{j' < j} D_j' + d``, as in
+``optsched.edgecloud.schedule.cloud_only``) and one PS per job (index ``j``).
+Since cloud workers and PSs have no capacity, any checker-feasible schedule
+can be re-indexed this way without changing a constraint or ``c_j``.
+
+Variables (all created only where the paper's domain allows them):
+
+* ``x[j, d, s, w]`` binary: chunk ``d`` is dispatched to worker ``w`` of
+  ``s``; only for qualified workers (this *is* (2a), ``v_jsw = 1``) on
+  servers where the chunk can still finish by ``T`` (``r_j + Delta_js +
+  k - 1 <= T`` with ``k = k_j0`` on the edge, ``k_j1`` in the cloud);
+* ``y[j, d, s, w, t]`` binary: the chunk trains on that worker in slot ``t``,
+  only for ``r_j + Delta_js <= t <= T`` ((2i), (2k));
+* ``z[j, s, p, t]`` binary: PS ``p`` of ``s`` serves job ``j`` in slot ``t``,
+  only for qualified PSs (``o_jsp = 1``) and ``r_j + Delta_js <= t <= T``;
+* ``zeta[j]`` binary ((2g)-(2h)); fixed to 0 when no cloud worker is usable;
+* ``u[j, t]`` binary: job ``j`` completes in slot ``t`` (``c_j = t``), only
+  for ``t >= first_j``, the earliest completion over the usable servers;
+* ``st[j, d, t]`` in [0, 1]: a cloud chunk starts (0 -> 1) in slot ``t``.
+
+Constraints (component names carry the equation numbers)::
+
+    sum_{s,w} x[j,d,s,w] == 1                          c2c_dispatch_once
+    y[j,d,s,w,t] <= x[j,d,s,w]                          c2c_no_migration
+    sum_{s,w,t} y[j,d,s,w,t] >= k_j0 - (k_j0 - k_j1) zeta_j
+                                                        c2b_chunk_work
+    sum_{j,d} y[j,d,s,w,t] <= 1     (edge s)            c2d_worker_capacity
+    sum_{s,p} z[j,s,p,t] <= 1                           c2e_one_ps
+    sum_{s,w} y[j,d,s,w,t] <= sum_{s,p} z[j,s,p,t]      c2e_ps_when_training
+    sum_j z[j,s,p,t] <= 1           (edge s)            c2f_ps_capacity
+    zeta_j + sum_{edge s,w} x[j,d,s,w] <= 1             c2h_zeta_edge_worker
+    zeta_j + sum_{edge s,p} z[j,s,p,t] <= 1             c2h_zeta_edge_ps
+    zeta_j + sum_{d, edge s,w} x + sum_{t, edge s,p} z >= 1
+                                                        c2g_zeta_all_cloud
+    st[j,d,t] >= y[j,d,c,w,t] - y[j,d,c,w,t-1]          sec3_cloud_start
+    sum_t st[j,d,t] <= 1                                sec3_cloud_no_preemption
+    sum_t u[j,t] == 1                                   c2j_completion_once
+    sum_{s,w} y[j,d,s,w,t] <= sum_{t' >= t} u[j,t']     c2j_completion_upper
+    u[j,t] <= sum_{d,s,w} y[j,d,s,w,t]                  c2j_completion_lower
+    objective (2) = sum_{j,t} (t - r_j) u[j,t]          obj
+
+(2a), (2i) and (2k) hold by the variable domains.  Capacity rows with a
+single term are not written (the variable is binary).
+
+Why this is exact.  *Model -> schedule*: take an integer feasible point and
+write a run row for every ``y = 1`` (cloud virtual worker as above), a PS
+row for every ``z = 1`` and ``zeta`` as in the model.  Every chunk has one
+dispatch and runs only on it (2c); (2d), (2e), (2f) are the rows above;
+(2h) holds because ``zeta_j = 1`` forbids any edge dispatch and any edge PS
+(an edge dispatch means edge runs: the chunk's runs are all on its
+dispatched worker and there are ``>= k_j1 >= 1`` of them), and (2g) because
+``zeta_j = 0`` needs an edge dispatch or an edge PS row; a cloud chunk has
+at most one 0 -> 1 transition, so its slots are consecutive (Sec. III);
+(2b) per chunk is ``c2b`` with the declared ``zeta_j``.  If ``u[j,t] = 1``
+the upper rows forbid runs after ``t`` and the lower row puts a run in
+``t``, so ``t`` is the last slot with a run, ``c_j`` of (2j), and the
+objective equals the checker's ``sum_j (c_j - r_j)``.  *Schedule -> model*:
+every checker-feasible schedule sets ``x`` to its chunk's (only) worker,
+``y``, ``z`` to its rows (cloud ones re-indexed), ``zeta`` to the declared
+value, ``u[j, c_j] = 1`` and ``st`` to the first slot of each cloud chunk;
+every variable it needs exists (a chunk on ``s`` runs ``>= k`` slots in
+``[r_j + Delta_js, T]``, so ``s`` is usable and ``c_j >= first_j``) and
+every row holds, with the same objective (:func:`start_values` does this
+and the tests verify it row by row).  So both feasible sets map onto each
+other with equal objectives and the optima coincide.
+
+Storage (Sec. VI, (7a)-(7d)), on when the instance has storage (some
+``U_s``): a chunk dispatched to edge server ``s`` occupies ``u_j`` there in
+every slot of ``[r_j, c_j]`` (the reading of docs/edgecloud.md; (7a) is the
+dispatch itself).  With ``N[j, s] = sum_{d,w} x[j,d,s,w]`` (chunks of ``j``
+on ``s``) and ``[t <= c_j] = sum_{t' >= t} u[j,t']`` the occupancy
+``occ[j,s,t] = N[j,s] [t <= c_j]`` is the product of an integer in
+``[0, D_j]`` and a binary, linearised exactly for a ``<=`` capacity row by::
+
+    occ[j,s,t] >= N[j,s] - D_j (1 - sum_{t' >= t} u[j,t'])    c7c_occupancy
+    sum_j u_j occ[j,s,t] <= U_s                                c7b_storage
+
+(``occ >= 0``; for ``t < first_j`` the bracket is 1).  Any feasible point
+has ``occ`` at least the true occupancy, and the true occupancy is a
+feasible value, so the projection onto the schedule variables is exactly
+the set of schedules satisfying (7b).  (8)-(9) (the reformulated ILP and its
+dual) are not written here.
+
+Measured sizes (this machine, 2 cores shared with other work, highspy
+1.16.0, ``threads=1``, MIP start = the all-cloud schedule, 60 s limit) on
+``generate(seed, n_jobs, n_servers, n_slots=30, max_chunks=2,
+slot_hours=24, n_worker_types=2, n_ps_types=2)`` (default 2/4/8 workers per
+edge server), seeds 0 and 1:
+
+* 10 jobs, 2 edge servers (about 5,000 variables): optimal in 12-13 s;
+* 15 jobs, 3 edge servers: seed 1 optimal in 21 s, seed 0 not closed
+  (incumbent 92, bound 84);
+* 20 jobs, 3 edge servers: seed 1 optimal in 33 s, seed 0 not closed
+  (156 / 112); 30 jobs: not closed (282 / 179);
+* ``n_slots=40, max_chunks=3``, 10 jobs, 3 edge servers: neither closed.
+
+So about 10 jobs x 2 edge servers x 30 slots is the size that is reliably
+proven within 60 s.
+"""
+
+from __future__ import annotations
+
+import math
+import time
+from collections import defaultdict
+
+import numpy as np
+import pyomo.environ as pyo
+from pyomo.common.collections import ComponentMap
+
+from optsched.core.errors import InfeasibleScheduleError, InvalidInstanceError
+from optsched.core.registry import OfflineResult
+from optsched.core.solver import solve
+from optsched.edgecloud.check import check
+from optsched.edgecloud.instance import EdgeCloudInstance
+from optsched.edgecloud.schedule import EdgeCloudSchedule, cloud_only
+
+__all__ = [
+    "build_model",
+    "extract_schedule",
+    "solve_offline",
+    "start_values",
+]
+
+
+def _chunk_offset(inst: EdgeCloudInstance) -> np.ndarray:
+    return np.concatenate(([0], np.cumsum(inst.D))).astype(np.int64)
+
+
+def _usable(inst: EdgeCloudInstance) -> tuple[list, np.ndarray]:
+    """Usable (server, worker list, first slot, slots needed) per job; ``first_j``.
+
+    A server is usable for job ``j`` when it has a qualified worker and one
+    chunk can finish there by ``T`` (``k_j0`` slots on the edge, at least
+    ``k_j1`` in the cloud).  ``first_j`` is the earliest completion slot.
+    """
+    T, c = inst.n_slots, inst.cloud
+    k = inst.chunk_slots
+    usable, first = [], np.full(inst.n_jobs, T + 1, dtype=np.int64)
+    for j, job in enumerate(inst.jobs):
+        rows = []
+        for s in range(c + 1):
+            ready = int(inst.arrival[j] + inst.delay[j, s])
+            need = int(k[j, 1] if s == c else k[j, 0])
+            if ready + need - 1 > T:
+                continue
+            if s == c:
+                workers = [None]  # one virtual cloud worker per chunk
+            else:
+                workers = np.flatnonzero(inst.worker_types[s] == job.worker_type)
+                workers = [int(w) for w in workers]
+                if not workers:
+                    continue
+            rows.append((s, workers, ready, need))
+            first[j] = min(first[j], ready + need - 1)
+        usable.append(rows)
+    return usable, first
+
+
+def build_model(
+    inst: EdgeCloudInstance, *, relax: bool = False, storage: bool | None = None
+) -> pyo.ConcreteModel:
+    """Exact MILP of problem (2) (minimise total JCT), or its LP relaxation.
+
+    Constraint components carry the paper's equation numbers (module
+    docstring): ``c2b_chunk_work``, ``c2c_dispatch_once``,
+    ``c2c_no_migration``, ``c2d_worker_capacity``, ``c2e_one_ps``,
+    ``c2e_ps_when_training``, ``c2f_ps_capacity``, ``c2g_zeta_all_cloud``,
+    ``c2h_zeta_edge_worker``, ``c2h_zeta_edge_ps``, ``sec3_cloud_start``,
+    ``sec3_cloud_no_preemption``, ``c2j_completion_once``,
+    ``c2j_completion_upper``, ``c2j_completion_lower`` and, with storage,
+    ``c7c_occupancy`` and ``c7b_storage``; the objective ``obj`` is (2).
+
+    Parameters
+    ----------
+    inst
+        The instance.
+    relax
+        Make every variable continuous (LP relaxation).
+    storage
+        Model the storage extension (7b)-(7d).  None (default) = exactly when
+        the instance has storage (``inst.storage``), as the checker does;
+        False on an instance with storage gives problem (2) without (7),
+        a relaxation.
+
+    Returns
+    -------
+    pyomo.environ.ConcreteModel
+        Minimisation model; index data are kept in ``model._edgecloud``.
+
+    Raises
+    ------
+    InvalidInstanceError
+        If some job cannot complete by ``T`` on any server (the instance is
+        infeasible; :func:`solve_offline` reports status ``infeasible``).
+    """
+    T, c, J = inst.n_slots, inst.cloud, inst.n_jobs
+    r = inst.arrival
+    k0, k1 = inst.chunk_slots[:, 0], inst.chunk_slots[:, 1]
+    off = _chunk_offset(inst)
+    usable, first = _usable(inst)
+    for j in range(J):
+        if not usable[j]:
+            raise InvalidInstanceError(
+                f"n_slots: job {j} cannot complete by T = {T} on any server"
+            )
+    use_storage = inst.storage if storage is None else bool(storage)
+
+    x_idx, y_idx = [], []
+    for j in range(J):
+        for d in range(int(inst.D[j])):
+            for s, workers, ready, _need in usable[j]:
+                for w in workers:
+                    w = int(off[j] + d) if w is None else w
+                    x_idx.append((j, d, s, w))
+                    y_idx.extend((j, d, s, w, t) for t in range(ready, T + 1))
+    z_idx = []
+    for j, job in enumerate(inst.jobs):
+        for s in range(c + 1):
+            ready = int(r[j] + inst.delay[j, s])
+            if s == c:
+                ps = [j]
+            else:
+                ps = [int(p) for p in np.flatnonzero(inst.ps_types[s] == job.ps_type)]
+            z_idx.extend((j, s, p, t) for p in ps for t in range(ready, T + 1))
+    u_idx = [(j, t) for j in range(J) for t in range(int(first[j]), T + 1)]
+    cloud_usable = [any(s == c for s, *_ in usable[j]) for j in range(J)]
+    st_idx = [
+        (j, d, t) for j, d, s, w, t in y_idx if s == c
+    ]  # one start indicator per cloud run variable
+
+    bin_dom = pyo.UnitInterval if relax else pyo.Binary
+    m = pyo.ConcreteModel(name="edgecloud_relaxed" if relax else "edgecloud")
+    m._edgecloud = {
+        "first": first,
+        "usable": usable,
+        "offset": off,
+        "storage": use_storage,
+    }
+    m.X = pyo.Set(initialize=x_idx, dimen=4, ordered=True)
+    m.Y = pyo.Set(initialize=y_idx, dimen=5, ordered=True)
+    m.Z = pyo.Set(initialize=z_idx, dimen=4, ordered=True)
+    m.U = pyo.Set(initialize=u_idx, dimen=2, ordered=True)
+    m.ST = pyo.Set(initialize=st_idx, dimen=3, ordered=True)
+    m.J = pyo.Set(initialize=range(J), ordered=True)
+    m.x = pyo.Var(m.X, domain=bin_dom)
+    m.y = pyo.Var(m.Y, domain=bin_dom)
+    m.z = pyo.Var(m.Z, domain=bin_dom)
+    m.u = pyo.Var(m.U, domain=bin_dom)
+    m.zeta = pyo.Var(m.J, domain=bin_dom)
+    m.st = pyo.Var(m.ST, domain=pyo.UnitInterval)
+    for j in range(J):
+        if not cloud_usable[j]:
+            m.zeta[j].fix(0)
+
+    # groupings
+    x_chunk: dict[tuple[int, int], list] = defaultdict(list)
+    x_chunk_edge: dict[tuple[int, int], list] = defaultdict(list)
+    for j, d, s, w in x_idx:
+        x_chunk[j, d].append(m.x[j, d, s, w])
+        if s != c:
+            x_chunk_edge[j, d].append(m.x[j, d, s, w])
+    y_chunk: dict[tuple[int, int], list] = defaultdict(list)
+    y_chunk_t: dict[tuple[int, int, int], list] = defaultdict(list)
+    y_job_t: dict[tuple[int, int], list] = defaultdict(list)
+    y_worker_t: dict[tuple[int, int, int], list] = defaultdict(list)
+    for j, d, s, w, t in y_idx:
+        v = m.y[j, d, s, w, t]
+        y_chunk[j, d].append(v)
+        y_chunk_t[j, d, t].append(v)
+        y_job_t[j, t].append(v)
+        if s != c:
+            y_worker_t[s, w, t].append(v)
+    z_job_t: dict[tuple[int, int], list] = defaultdict(list)
+    z_job_t_edge: dict[tuple[int, int], list] = defaultdict(list)
+    z_ps_t: dict[tuple[int, int, int], list] = defaultdict(list)
+    for j, s, p, t in z_idx:
+        v = m.z[j, s, p, t]
+        z_job_t[j, t].append(v)
+        if s != c:
+            z_job_t_edge[j, t].append(v)
+            z_ps_t[s, p, t].append(v)
+    chunks = list(x_chunk)
+
+    # objective (2)
+    m.obj = pyo.Objective(
+        expr=pyo.quicksum(float(t - r[j]) * m.u[j, t] for j, t in u_idx),
+        sense=pyo.minimize,
+    )
+
+    # (2c) one worker per chunk, no migration
+    m.c2c_dispatch_once = pyo.Constraint(
+        chunks, rule=lambda _, j, d: pyo.quicksum(x_chunk[j, d]) == 1
+    )
+    m.c2c_no_migration = pyo.Constraint(
+        m.Y, rule=lambda _, j, d, s, w, t: m.y[j, d, s, w, t] <= m.x[j, d, s, w]
+    )
+    # (2b) per chunk (as (4a)), slots needed at the declared zeta_j
+    m.c2b_chunk_work = pyo.Constraint(
+        chunks,
+        rule=lambda _, j, d: (
+            pyo.quicksum(y_chunk[j, d]) >= int(k0[j]) - int(k0[j] - k1[j]) * m.zeta[j]
+        ),
+    )
+    # (2d) as (4b): one chunk per edge worker and slot
+    rows = [key for key, vs in y_worker_t.items() if len(vs) > 1]
+    m.c2d_worker_capacity = pyo.Constraint(
+        rows, rule=lambda _, s, w, t: pyo.quicksum(y_worker_t[s, w, t]) <= 1
+    )
+    # (2e) one PS in each training slot, at most one PS per job and slot
+    rows = [key for key, vs in z_job_t.items() if len(vs) > 1]
+    m.c2e_one_ps = pyo.Constraint(
+        rows, rule=lambda _, j, t: pyo.quicksum(z_job_t[j, t]) <= 1
+    )
+    m.c2e_ps_when_training = pyo.Constraint(
+        list(y_chunk_t),
+        rule=lambda _, j, d, t: (
+            pyo.quicksum(y_chunk_t[j, d, t]) <= pyo.quicksum(z_job_t.get((j, t), []))
+        ),
+    )
+    # (2f) an edge PS serves one job per slot
+    rows = [key for key, vs in z_ps_t.items() if len(vs) > 1]
+    m.c2f_ps_capacity = pyo.Constraint(
+        rows, rule=lambda _, s, p, t: pyo.quicksum(z_ps_t[s, p, t]) <= 1
+    )
+    # (2g)-(2h) zeta_j = 1 iff nothing of job j is on the edge
+    m.c2h_zeta_edge_worker = pyo.Constraint(
+        list(x_chunk_edge),
+        rule=lambda _, j, d: m.zeta[j] + pyo.quicksum(x_chunk_edge[j, d]) <= 1,
+    )
+    m.c2h_zeta_edge_ps = pyo.Constraint(
+        list(z_job_t_edge),
+        rule=lambda _, j, t: m.zeta[j] + pyo.quicksum(z_job_t_edge[j, t]) <= 1,
+    )
+
+    def all_cloud(_, j):
+        edge = [v for (jj, _d), vs in x_chunk_edge.items() if jj == j for v in vs]
+        edge += [v for (jj, _t), vs in z_job_t_edge.items() if jj == j for v in vs]
+        return m.zeta[j] + pyo.quicksum(edge) >= 1
+
+    m.c2g_zeta_all_cloud = pyo.Constraint(
+        [j for j in range(J) if cloud_usable[j]], rule=all_cloud
+    )
+
+    # Sec. III: no preemption in the cloud (at most one start per cloud chunk)
+    def cloud_start(_, j, d, t):
+        w = int(off[j] + d)
+        prev = m.y[j, d, c, w, t - 1] if (j, d, c, w, t - 1) in m.Y else 0
+        return m.st[j, d, t] >= m.y[j, d, c, w, t] - prev
+
+    m.sec3_cloud_start = pyo.Constraint(m.ST, rule=cloud_start)
+    st_chunk: dict[tuple[int, int], list] = defaultdict(list)
+    for j, d, t in st_idx:
+        st_chunk[j, d].append(m.st[j, d, t])
+    m.sec3_cloud_no_preemption = pyo.Constraint(
+        list(st_chunk), rule=lambda _, j, d: pyo.quicksum(st_chunk[j, d]) <= 1
+    )
+
+    # (2j) c_j = last slot with a run, by completion indicators
+    def later(j: int, t: int):
+        return pyo.quicksum(m.u[j, s] for s in range(max(t, int(first[j])), T + 1))
+
+    m.c2j_completion_once = pyo.Constraint(
+        m.J,
+        rule=lambda _, j: pyo.quicksum(m.u[j, t] for t in range(first[j], T + 1)) == 1,
+    )
+    m.c2j_completion_upper = pyo.Constraint(
+        [key for key in y_chunk_t if key[2] > first[key[0]]],
+        rule=lambda _, j, d, t: pyo.quicksum(y_chunk_t[j, d, t]) <= later(j, t),
+    )
+    m.c2j_completion_lower = pyo.Constraint(
+        m.U, rule=lambda _, j, t: m.u[j, t] <= pyo.quicksum(y_job_t.get((j, t), []))
+    )
+
+    if use_storage:
+        _add_storage(m, inst, x_idx, later)
+    return m
+
+
+def _add_storage(m: pyo.ConcreteModel, inst: EdgeCloudInstance, x_idx, later) -> None:
+    """(7b)-(7d): chunks on edge server ``s`` occupy ``u_j`` there in ``[r_j, c_j]``."""
+    T, c = inst.n_slots, inst.cloud
+    x_js: dict[tuple[int, int], list] = defaultdict(list)
+    for j, d, s, w in x_idx:
+        if s != c and inst.servers[s].storage_mb is not None:
+            if inst.jobs[j].chunk_mb > 0:
+                x_js[j, s].append(m.x[j, d, s, w])
+    occ_idx = [(j, s, t) for (j, s) in x_js for t in range(int(inst.arrival[j]), T + 1)]
+    m.OCC = pyo.Set(initialize=occ_idx, dimen=3, ordered=True)
+    m.occ = pyo.Var(m.OCC, domain=pyo.NonNegativeReals)
+
+    def occupancy(_, j, s, t):
+        D = int(inst.D[j])
+        return m.occ[j, s, t] >= pyo.quicksum(x_js[j, s]) - D * (1 - later(j, t))
+
+    m.c7c_occupancy = pyo.Constraint(m.OCC, rule=occupancy)
+    users: dict[tuple[int, int], list] = defaultdict(list)
+    for j, s, t in occ_idx:
+        users[s, t].append(j)
+    rows = {}
+    for (s, t), js in users.items():
+        cap = float(inst.servers[s].storage_mb)
+        most = sum(inst.jobs[j].chunk_mb * len(x_js[j, s]) for j in js)
+        if most <= cap:
+            continue  # cannot bind
+        # an edge chunk counts at most once (dispatch == 1), so most is an upper bound
+        rows[s, t] = (
+            pyo.quicksum(float(inst.jobs[j].chunk_mb) * m.occ[j, s, t] for j in js)
+            <= cap
+        )
+    m.c7b_storage = pyo.Constraint(list(rows), rule=lambda _, s, t: rows[s, t])
+
+
+def extract_schedule(
+    model: pyo.ConcreteModel, inst: EdgeCloudInstance
+) -> EdgeCloudSchedule:
+    """Read ``y_jdsw(t)``, ``z_jsp(t)`` and ``zeta_j`` from a solved model.
+
+    Values are rounded (HiGHS returns integers up to its integrality
+    tolerance).  Cloud workers keep the model's virtual index (one per
+    chunk), cloud PSs the job index.  PS rows in slots where the job does
+    not train cost nothing in the model and are dropped, and ``zeta_j`` is
+    re-derived by (2g)-(2h) (``EdgeCloudSchedule.build``): this keeps every
+    constraint ((2f) only loosens; a job that becomes all-cloud gets
+    ``zeta_j = 1`` and needs ``k_j1 <= k_j0`` slots) and every ``c_j``.
+    Meaningful for integer solutions only.
+    """
+    runs = [
+        (j, d, t, s, w)
+        for (j, d, s, w, t), v in model.y.items()
+        if v.value is not None and v.value > 0.5
+    ]
+    training = {(j, t) for j, _d, t, _s, _w in runs}
+    ps = [
+        (j, t, s, p)
+        for (j, s, p, t), v in model.z.items()
+        if v.value is not None and v.value > 0.5 and (j, t) in training
+    ]
+    return EdgeCloudSchedule.build(inst, sorted(runs), sorted(ps), algorithm="milp")
+
+
+def start_values(
+    model: pyo.ConcreteModel, inst: EdgeCloudInstance, sched: EdgeCloudSchedule
+) -> ComponentMap:
+    """The point of :func:`build_model` that a checker-feasible ``sched`` maps to.
+
+    Cloud workers are re-indexed to the chunk's virtual worker and cloud PSs
+    to the job's one cloud PS (module docstring); every variable gets a
+    value, so HiGHS receives a full solution, and the model's objective at
+    this point equals the checker's objective of ``sched``.
+
+    Raises
+    ------
+    ValueError
+        If ``sched`` needs a variable the model does not have (it is then
+        not checker-feasible).
+    """
+    c, off = inst.cloud, model._edgecloud["offset"]
+    values = ComponentMap((v, 0.0) for v in model.component_data_objects(pyo.Var))
+    completion = sched.completion(inst.n_jobs)
+
+    def put(var, key):
+        if key not in var:
+            raise ValueError(f"schedule row {key} has no variable in the model")
+        values[var[key]] = 1.0
+
+    cloud_slots: dict[tuple[int, int], list[int]] = defaultdict(list)
+    for j, d, t, s, w in np.asarray(sched.runs).tolist():
+        if s == c:
+            w = int(off[j] + d)
+            cloud_slots[j, d].append(t)
+        put(model.x, (j, d, s, w))
+        put(model.y, (j, d, s, w, t))
+    for j, t, s, p in np.asarray(sched.ps).tolist():
+        put(model.z, (j, s, j if s == c else p, t))
+    for (j, d), slots in cloud_slots.items():
+        put(model.st, (j, d, min(slots)))
+    for j in range(inst.n_jobs):
+        if not model.zeta[j].fixed:
+            values[model.zeta[j]] = float(bool(sched.zeta[j]))
+        put(model.u, (j, int(completion[j])))
+    if hasattr(model, "occ"):
+        n_js: dict[tuple[int, int], int] = defaultdict(int)
+        edge = {
+            (j, d, s) for j, d, _t, s, _w in np.asarray(sched.runs).tolist() if s != c
+        }
+        for j, _d, s in edge:
+            n_js[j, s] += 1
+        for (j, s, t), v in model.occ.items():
+            inside = inst.arrival[j] <= t <= completion[j]
+            values[v] = float(n_js[j, s] if inside else 0)
+    return values
+
+
+def solve_offline(
+    inst: EdgeCloudInstance,
+    *,
+    time_limit: float | None = 60.0,
+    threads: int | None = None,
+    verbose: bool = False,
+    mip_start: bool = True,
+) -> OfflineResult:
+    """Offline optimum of (2) (with (7) when the instance has storage) by HiGHS.
+
+    Parameters
+    ----------
+    inst
+        The instance.
+    time_limit
+        HiGHS wall-clock limit in seconds (None = none; HiGHS may overshoot).
+    threads
+        HiGHS threads (None = HiGHS default).
+    verbose
+        Show the HiGHS log.
+    mip_start
+        Seed HiGHS with the all-cloud schedule
+        (:func:`~optsched.edgecloud.schedule.cloud_only`) when it passes
+        the checker (:func:`optsched.core.solver.solve` re-solves without
+        it if HiGHS returns another point than the incumbent it reports, a
+        highspy 1.16.0 defect seen on this model).
+
+    Returns
+    -------
+    OfflineResult
+        ``objective`` is the checker's total JCT of the incumbent (NaN when
+        there is none), ``bound`` HiGHS's lower bound, ``status`` from
+        :func:`optsched.core.solver.solve` (``optimal`` only when HiGHS proved
+        a zero gap; ``infeasible`` also when some job cannot finish by ``T``
+        on any server), ``runtime`` the wall time of build + solve.
+
+    Raises
+    ------
+    optsched.InfeasibleScheduleError
+        If the incumbent fails the checker (a model bug, never expected).
+    """
+    began = time.perf_counter()
+    if inst.n_jobs == 0:
+        sched = EdgeCloudSchedule.build(inst, [], [], algorithm="milp")
+        return OfflineResult(0.0, 0.0, "optimal", time.perf_counter() - began, sched)
+    try:
+        model = build_model(inst)
+    except InvalidInstanceError:
+        return OfflineResult(
+            math.nan, math.nan, "infeasible", time.perf_counter() - began, None
+        )
+    start = None
+    if mip_start:
+        witness = cloud_only(inst)
+        try:
+            check(inst, witness)
+        except InfeasibleScheduleError:  # e.g. T too short for the cloud
+            witness = None
+        if witness is not None:
+            start = start_values(model, inst, witness)
+    res = solve(
+        model, time_limit=time_limit, threads=threads, verbose=verbose, start=start
+    )
+    objective, sched = math.nan, None
+    if res.has_solution:
+        sched = extract_schedule(model, inst)
+        objective = check(inst, sched).objective
+    return OfflineResult(
+        objective, res.bound, res.status, time.perf_counter() - began, sched
+    )
