@@ -62,10 +62,10 @@ def _load_instance(paper, path: str):
 
 
 def _size_kwargs(paper, args: argparse.Namespace) -> dict[str, Any]:
+    """The paper's size keywords: each given option, else its ``size_options`` default."""
     return {
-        k: getattr(args, k)
-        for k in paper.size_options
-        if getattr(args, k, None) is not None
+        k: default if getattr(args, k, None) is None else getattr(args, k)
+        for k, (_typ, default, _help) in paper.size_options.items()
     }
 
 

@@ -11,6 +11,7 @@ from typing import Any
 _SLICES: dict[str, str] = {
     "oasis": "optsched.oasis.paper",
     "hetero": "optsched.hetero.paper",
+    "edgecloud": "optsched.edgecloud.paper",
 }
 
 

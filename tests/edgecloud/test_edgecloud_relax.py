@@ -1,0 +1,182 @@
+"""Tests of optsched.models.edgecloud_relax: ILP (4), its LP relaxation, dual (6), Lemma 1."""
+
+from __future__ import annotations
+
+import functools
+import math
+
+import pyomo.environ as pyo
+import pytest
+from optsched.models.edgecloud import solve_offline
+from optsched.models.edgecloud_relax import (
+    build_dual6,
+    build_ilp4,
+    chunk_share,
+    dual6_from_lp_duals,
+)
+
+from optsched.core.errors import InvalidInstanceError
+from optsched.core.solver import solve
+from optsched.edgecloud.instance import EdgeCloudInstance, Job, Server, generate
+
+SEEDS = range(12)
+TOL = 1e-6
+
+
+def small(seed: int) -> EdgeCloudInstance:
+    """2-3 jobs, 1-2 edge servers, 24-30 slots (sizes the exact MILP proves fast)."""
+    return generate(
+        seed,
+        n_jobs=2 + seed % 2,
+        n_servers=1 + (seed // 2) % 2,
+        n_slots=24 + 2 * (seed % 4),
+        max_chunks=2,
+        slot_hours=24,
+        n_worker_types=2,
+        n_ps_types=2,
+    )
+
+
+def optimum(model: pyo.ConcreteModel, **kw) -> float:
+    """Proven optimum of a model (asserts the status)."""
+    res = solve(model, threads=1, **kw)
+    assert res.status == "optimal"
+    return res.objective
+
+
+@functools.cache
+def values(seed: int) -> dict[str, float]:
+    """Optima of every variant of (4), of (6) and of MINLP (2) on ``small(seed)``."""
+    inst = small(seed)
+    out = {
+        "lp6": optimum(build_ilp4(inst, relax=True, ps=False, chunk_once=False)),
+        "dual6": optimum(build_dual6(inst)),
+        "lp_4e": optimum(build_ilp4(inst, relax=True, ps=False)),
+        "lp": optimum(build_ilp4(inst, relax=True)),
+        "ilp": optimum(build_ilp4(inst)),
+        "ilp_zeta_one": optimum(build_ilp4(inst, zeta_one=True)),
+    }
+    off = solve_offline(inst, threads=1)
+    assert off.status == "optimal"
+    out["minlp"] = off.objective
+    # f(y) of (3) at the optimal schedule of (2), with its declared zeta_j.
+    a = chunk_share(inst)
+    out["f_of_minlp_opt"] = sum(
+        a[j, int(off.schedule.zeta[j])] / inst.D[j] * (t - inst.arrival[j])
+        for j, _, t, _, _ in off.schedule.runs
+    )
+    return out
+
+
+@pytest.mark.parametrize("seed", SEEDS)
+def test_strong_duality_lp4_equals_dual6(seed):
+    """The optimum of (6) equals the LP relaxation of (4) that it dualizes."""
+    v = values(seed)
+    assert v["dual6"] == pytest.approx(v["lp6"], rel=1e-7, abs=TOL)
+
+
+@pytest.mark.parametrize("seed", [0, 3])
+def test_strong_duality_zeta_one_and_printed_rate(seed):
+    """Strong duality also holds for ``zeta_one`` and the printed rates."""
+    inst = small(seed)
+    for kw in ({"zeta_one": True}, {"rate": "printed"}):
+        lp = optimum(build_ilp4(inst, relax=True, ps=False, chunk_once=False, **kw))
+        assert optimum(build_dual6(inst, **kw)) == pytest.approx(lp, abs=TOL)
+
+
+@pytest.mark.parametrize("seed", [0, 5])
+def test_lp_row_duals_are_an_optimal_dual6_point(seed):
+    """alpha = dual of (4a), beta = -dual of (4b) is feasible and optimal in (6)."""
+    inst = small(seed)
+    lp = build_ilp4(inst, relax=True, ps=False, chunk_once=False)
+    res = solve(lp, duals=True)
+    alpha, beta = dual6_from_lp_duals(lp, res.duals)
+    assert min(alpha.values()) >= -TOL and min(beta.values()) >= -TOL
+    dual = build_dual6(inst)
+    for k in dual.alpha:
+        dual.alpha[k].value = alpha[k]
+    for k in dual.beta:
+        dual.beta[k].value = beta[k]
+    for row in dual.c6a.values():
+        assert pyo.value(row.body) <= pyo.value(row.upper) + 1e-7
+    assert pyo.value(dual.obj) == pytest.approx(res.objective, abs=TOL)
+
+
+@pytest.mark.parametrize("seed", SEEDS)
+def test_lemma1_ilp4_below_minlp2(seed):
+    """Lemma 1: ILP (4) <= f(y*) of (2)'s optimum y* <= MINLP (2) optimum."""
+    v = values(seed)
+    assert v["ilp"] <= v["f_of_minlp_opt"] + TOL
+    assert v["f_of_minlp_opt"] <= v["minlp"] + TOL
+
+
+@pytest.mark.parametrize("seed", SEEDS)
+def test_relaxation_chain(seed):
+    """LP of (6) <= LP with (4e) <= full LP of (4) <= ILP (4), and zeta_one <= ILP (4)."""
+    v = values(seed)
+    assert v["lp6"] <= v["lp_4e"] + TOL
+    assert v["lp_4e"] <= v["lp"] + TOL
+    assert v["lp"] <= v["ilp"] + TOL
+    assert v["ilp_zeta_one"] <= v["ilp"] + TOL
+
+
+def test_4e_is_not_redundant_in_the_relaxation():
+    """Sec. IV-D calls (4e) redundant after relaxing; on seed 3 it is not."""
+    v = values(3)
+    assert v["lp6"] < v["lp_4e"] - 1e-3
+
+
+@pytest.mark.parametrize("seed", [0, 2, 3])
+def test_printed_window_of_6a_gives_a_weaker_dual(seed):
+    """(6a) for all t >= r_j (as printed) is only a weak bound, strictly below here."""
+    inst = small(seed)
+    weak = optimum(build_dual6(inst, printed_window=True))
+    assert weak < values(seed)["lp6"] - 1e-3
+
+
+def one_fast_job() -> EdgeCloudInstance:
+    """One single-chunk job with ``n_j = 4 E_j B_j``: one slot, on the edge from slot 2."""
+    job = Job(
+        arrival=1, chunks=1, minibatches=1, epochs=1, minibatch_hours=0.25,
+        update_ms=0.0, model_mb=0.0, bandwidth_mbps=8.0, worker_type=0,
+        ps_type=0, delay=(1, 3),
+    )  # fmt: skip
+    return EdgeCloudInstance(6, 1, 1, (Server(workers=(1,), ps=(1,)),), (job,))
+
+
+def test_printed_rate_breaks_lemma1_and_slots_rate_does_not():
+    """With the printed n_jsw of (3), ILP (4) = 4 > 1 = MINLP (2); with 1/k it is 1."""
+    inst = one_fast_job()
+    assert inst.rate[0, 0] == pytest.approx(4.0) and inst.chunk_slots[0, 0] == 1
+    off = solve_offline(inst, threads=1)
+    assert off.status == "optimal" and off.objective == 1
+    assert optimum(build_ilp4(inst, rate="printed")) == pytest.approx(4.0)
+    assert optimum(build_ilp4(inst)) == pytest.approx(1.0)
+
+
+def test_ilp4_zeta_rows_price_the_cloud_rate():
+    """A job alone in the cloud gets zeta_j = 1 (the faster rate) in ILP (4)."""
+    inst = small(1)
+    m = build_ilp4(inst)
+    assert solve(m, threads=1).status == "optimal"
+    for j in range(inst.n_jobs):
+        edge = [
+            k for k in m.Y if k[0] == j and k[2] != inst.cloud and m.y[k].value > 0.5
+        ]
+        if not edge and not any(
+            m.zps[k].value > 0.5 for k in m.Z if k[0] == j and k[1] != inst.cloud
+        ):
+            assert m.zeta[j].value > 0.5
+        else:
+            assert m.zeta[j].value < 0.5
+
+
+def test_bad_rate_reading_raises():
+    """An unknown ``rate`` names the bad value."""
+    with pytest.raises(InvalidInstanceError, match="rate"):
+        build_ilp4(small(0), rate="paper")
+
+
+def test_values_are_finite():
+    """Every cached optimum is a finite number."""
+    assert all(math.isfinite(x) for x in values(0).values())
