@@ -87,6 +87,9 @@ slot (4b, dual ``beta_sw(t) >= 0``), ``y >= 0``.  Its dual is exactly
   against that LP.  ``n_jsw`` in (6a) is ``a_jz E_j B_j`` with ``zeta`` as
   in reading 2 (edge 0, cloud 1; ``zeta_one``: 1 everywhere).
 
+Speed augmentation (App. D, (11)): ``speed=1 / (1 + eps)`` multiplies every
+``n_jsw`` (both readings of reading 1); :func:`build_dual11` is (11).
+
 Sign convention: with :func:`optsched.core.solver.solve` (``duals=True``)
 on that LP, ``alpha_jd`` is the dual of ``c4a_chunk_work[j, d]`` (a ``>=``
 row of a min problem: ``>= 0``) and ``beta_sw(t)`` is *minus* the dual of
@@ -103,19 +106,31 @@ import pyomo.environ as pyo
 from optsched.core.errors import InvalidInstanceError
 from optsched.edgecloud.instance import EdgeCloudInstance
 
-__all__ = ["build_dual6", "build_ilp4", "chunk_share", "dual6_from_lp_duals"]
+__all__ = [
+    "build_dual11",
+    "build_dual6",
+    "build_ilp4",
+    "chunk_share",
+    "dual6_from_lp_duals",
+]
 
 
-def chunk_share(inst: EdgeCloudInstance, rate: str = "slots") -> np.ndarray:
+def chunk_share(
+    inst: EdgeCloudInstance, rate: str = "slots", speed: float = 1.0
+) -> np.ndarray:
     """Share ``a_jz`` of a chunk trained in one slot, (J, 2) by ``zeta``.
 
     ``rate="slots"``: ``1 / ceil(E_j B_j / n_jz)`` (reading 1 of the module
     docstring); ``rate="printed"``: ``n_jz / (E_j B_j)`` as in (3)-(4a).
+    Both are multiplied by ``speed`` (``n_jsw -> speed n_jsw``; the offline
+    problem of App. D / (11) has ``speed = 1 / (1 + eps)``).
     """
+    if not speed > 0:
+        raise InvalidInstanceError(f"speed must be > 0, got {speed!r}")
     if rate == "slots":
-        return 1.0 / inst.chunk_slots.astype(float)
+        return speed / inst.chunk_slots.astype(float)
     if rate == "printed":
-        return inst.rate / inst.chunk_work[:, None].astype(float)
+        return speed * inst.rate / inst.chunk_work[:, None].astype(float)
     raise InvalidInstanceError(f"rate must be 'slots' or 'printed', got {rate!r}")
 
 
@@ -155,6 +170,7 @@ def build_ilp4(
     rate: str = "slots",
     ps: bool = True,
     chunk_once: bool = True,
+    speed: float = 1.0,
 ) -> pyo.ConcreteModel:
     """ILP (4) (minimise the total average fractional flow time (3)).
 
@@ -177,6 +193,9 @@ def build_ilp4(
         ``n_j0``, cloud at ``n_j1``).
     chunk_once
         Include (4e) (one worker per chunk and slot).
+    speed
+        Multiply every ``n_jsw`` by ``speed`` (``1 / (1 + eps)``: the
+        offline problem of the speed-augmentation analysis, App. D).
 
     Returns
     -------
@@ -185,7 +204,7 @@ def build_ilp4(
         s, p, t]`` and ``zeta[j]`` when ``ps`` and not ``zeta_one``;
         objective ``obj``.  Constraint names carry the equation numbers.
     """
-    a = chunk_share(inst, rate)
+    a = chunk_share(inst, rate, speed)
     T, c = inst.n_slots, inst.cloud
     cols = _columns(inst, ps=ps, zeta_one=zeta_one, window="delay")
     dom = pyo.UnitInterval if relax else pyo.Binary
@@ -308,10 +327,16 @@ def build_ilp4(
         sorted(ps_of), rule=edge_ps, doc="(4g): an edge PS needs zeta_j = 0"
     )
 
+    on_edge = defaultdict(list)  # j -> edge y and edge z variables
+    for col in cols:
+        if col[2] != c:
+            on_edge[col[0]].append(m.y[col])
+    for zc in zcols:
+        if zc[1] != c:
+            on_edge[zc[0]].append(m.zps[zc])
+
     def all_cloud(_, j):
-        ys = [m.y[col] for col in cols if col[0] == j and col[2] != c]
-        zs = [m.zps[zc] for zc in zcols if zc[0] == j and zc[1] != c]
-        return m.zeta[j] + sum(ys) + sum(zs) >= 1
+        return m.zeta[j] + sum(on_edge[j]) >= 1
 
     m.c4f_all_cloud = pyo.Constraint(
         range(inst.n_jobs), rule=all_cloud, doc="(4f): zeta_j = 1 if all in the cloud"
@@ -325,6 +350,7 @@ def build_dual6(
     zeta_one: bool = False,
     rate: str = "slots",
     printed_window: bool = False,
+    speed: float = 1.0,
 ) -> pyo.ConcreteModel:
     """Dual LP (6) of the relaxed (4) without (4c)-(4g) (see module docstring).
 
@@ -336,7 +362,7 @@ def build_dual6(
 
     Parameters
     ----------
-    inst, zeta_one, rate
+    inst, zeta_one, rate, speed
         As in :func:`build_ilp4`.
     printed_window
         Write (6a) for every ``t >= r_j`` as printed, instead of ``t >= r_j
@@ -349,7 +375,7 @@ def build_dual6(
         Variables ``alpha[j, d]``, ``beta[s, w, t]`` (cloud ``w`` = the
         chunk's virtual worker), rows ``c6a``, objective ``obj``.
     """
-    a = chunk_share(inst, rate)
+    a = chunk_share(inst, rate, speed)
     window = "arrival" if printed_window else "delay"
     cols = _columns(inst, ps=False, zeta_one=zeta_one, window=window)
     r, D = inst.arrival, inst.D
@@ -378,6 +404,22 @@ def build_dual6(
         doc="(6a): alpha n_jsw/(E_j B_j) <= n_jsw/(E_j D_j B_j)(t - r_j) + beta_sw(t)",
     )
     return m
+
+
+def build_dual11(inst: EdgeCloudInstance, eps: float, **kw) -> pyo.ConcreteModel:
+    """Dual LP (11) of the ``(1 + eps)``-slowed offline problem (App. D).
+
+    (11a) is (6a) with ``n_jsw`` replaced by ``n_jsw / (1 + eps)``, so this is
+    :func:`build_dual6` with ``speed = 1 / (1 + eps)`` (variables ``alpha``,
+    ``beta`` stand for the paper's ``alpha'``, ``beta'``); the same two
+    corrections apply.  Its optimum equals ``build_ilp4(inst, relax=True,
+    ps=False, chunk_once=False, speed=1 / (1 + eps))``.  Lemma 5:
+    ``alpha' = alpha``, ``beta' = beta / (1 + eps)`` maps any feasible point
+    of (6) to one of (11) (tested).
+    """
+    if not eps >= 0:
+        raise InvalidInstanceError(f"eps must be >= 0, got {eps!r}")
+    return build_dual6(inst, speed=1.0 / (1.0 + eps), **kw)
 
 
 def dual6_from_lp_duals(model: pyo.ConcreteModel, duals) -> tuple[dict, dict]:

@@ -32,9 +32,10 @@ Common readings (the seed gives no more detail for any baseline):
    otherwise it draws a free qualified reachable edge PS (seeded), else a
    cloud PS once reachable.  A job that finds no PS does not train in the
    slot (``meta["ps_blocked"]``, as A_online's reading 8).
-5. **Cloud.**  SRTF and Tiresias-L are edge schedulers (Sec. V-C compares
-   them with A_online-E; their JCT rates behave like A_online-E's in
-   Fig. 8): a job goes to the cloud only when no edge worker qualifies,
+5. **Cloud.**  SRTF and Tiresias-L are edge schedulers: the seed never
+   says they use the cloud, and in Fig. 8 Tiresias-L's JCT rate falls with
+   more edge servers like A_online-E's while A_online's and BatchSche's
+   rise (Sec. V-C).  A job goes to the cloud only when no edge worker qualifies,
    exactly as A_online-E's fallback (from ``r_j + Delta_jc``, one cloud
    worker per chunk, ``zeta_j = 1``, its own cloud PS, no preemption;
    ``meta["cloud_jobs"]``).  BatchSche uses the cloud by its own rule.
@@ -141,12 +142,16 @@ def batchsche(inst: EdgeCloudInstance, *, seed: int = 0) -> EdgeCloudSchedule:
       (Table II gives none), so the cost is the planned completion slot;
       this also reproduces Sec. V-C's observation that BatchSche sends most
       jobs to the cloud, whose capacity is unlimited.
-    * **Execution.**  Non-preemptive (the seed lists BatchSche among the
-      non-preemptive benchmarks, Fig. 9): edge jobs of the running batch are
+    * **Execution.**  Non-preemptive: the seed calls SRTF and Tiresias-L
+      "two preemptive baselines" and BatchSche "one elastic sharing
+      benchmark" (Sec. I), and Figs. 9-10 count preemptions of the four
+      preemptive algorithms only.  Edge jobs of the running batch are
       visited with started jobs first, then in batch order; a started job
       keeps its gang even in a slot where it finds no PS, so no job ever
       preempts another.  A job starts when all its gang workers are
-      reachable and free.  PSs as reading 4.
+      reachable and free.  PSs as reading 4.  Elastic sharing (changing a
+      job's number of workers) is not modelled: no migration fixes each
+      chunk's worker, and the gang is fixed at planning time.
     """
     return _run(inst, seed=seed, policy="batchsche")
 
@@ -212,6 +217,8 @@ def _run(
 
     left = [[p0[j]] * D[j] for j in range(J)]  # remaining slots per chunk
     gang: list[list[Worker] | None] = [None] * J
+    head: list[list[int]] = [[] for _ in range(J)]
+    load: list[list[int]] = [[] for _ in range(J)]  # remaining slots per gang worker
     service = [0.0] * J  # attained service, worker-hours (Tiresias-L)
     started = [False] * J
     done = [False] * J
@@ -235,23 +242,22 @@ def _run(
         zeta[j] = True
         cloud_end[j] = end
 
-    def live(j: int) -> list[tuple[Worker, int]]:
-        """(worker, next unfinished chunk) for each gang worker with work left."""
+    def set_gang(j: int, g: list[Worker]) -> None:
+        """Bind chunk ``d`` of ``j`` to ``g[d mod len(g)]`` (reading 1)."""
+        gang[j] = g
+        head[j] = list(range(len(g)))  # next unfinished chunk per gang worker
+        load[j] = [len(range(i, D[j], len(g))) * p0[j] for i in range(len(g))]
+
+    def live(j: int) -> list[tuple[int, Worker, int]]:
+        """(gang index, worker, next chunk) for each gang worker with work left."""
         g = gang[j]
         assert g is not None
-        out = []
-        for i, wk in enumerate(g):
-            for d in range(i, D[j], len(g)):
-                if left[j][d] > 0:
-                    out.append((wk, d))
-                    break
-        return out
+        return [(i, wk, head[j][i]) for i, wk in enumerate(g) if head[j][i] < D[j]]
 
     def remaining_time(j: int) -> int:
-        g = gang[j]
-        if g is None:
+        if gang[j] is None:
             return -(-D[j] // k[j]) * p0[j]
-        return max(sum(left[j][i :: len(g)]) for i in range(len(g)))
+        return max(load[j])
 
     def plan_batch(tau: int) -> None:
         avail: dict[Worker, int] = {}
@@ -265,8 +271,8 @@ def _run(
                 )[: k[j]]
                 edge_fin = ready[-1][0] + -(-D[j] // k[j]) * p0[j] - 1
                 if edge_fin < cloud_fin:
-                    gang[j] = [wk for _a, wk in ready]
-                    for wk in gang[j]:
+                    set_gang(j, [wk for _a, wk in ready])
+                    for _a, wk in ready:
                         avail[wk] = edge_fin + 1
                     continue
             to_cloud(j, cloud_start)
@@ -320,15 +326,16 @@ def _run(
                 if len(free) < k[j]:
                     continue
                 g = _consolidated(free, k[j])
-                work = [(wk, d) for d, wk in enumerate(g)]  # chunk i on g[i]
+                work = [(d, wk, d) for d, wk in enumerate(g)]  # chunk i on g[i]
             else:
-                g = None
+                g, gj, hj = None, gang[j], head[j]
+                if any(hj[i] < D[j] and gj[i] in claimed for i in range(len(gj))):
+                    continue  # a gang worker is taken: suspended (all-or-nothing)
                 work = live(j)
-                mine = [wk for wk, _d in work]
-                if any(wk in claimed for wk in mine) or any(
-                    t < r[j] + int(delay[j, s]) for s, _w in mine
+                if not started[j] and any(
+                    t < r[j] + int(delay[j, wk[0]]) for _i, wk, _d in work
                 ):
-                    continue
+                    continue  # BatchSche: planned gang not reachable yet ((2i))
             if j in prev_ps and prev_ps[j] not in used:
                 pick: tuple[int, int] | None = prev_ps[j]
             else:
@@ -336,23 +343,26 @@ def _run(
             if pick is None:
                 ps_blocked.append((j, t))
                 if policy == "batchsche" and started[j]:
-                    claimed.update(wk for wk, _d in work)  # keeps its gang
+                    claimed.update(wk for _i, wk, _d in work)  # keeps its gang
                     n_free[wtype[j]] -= len(work)
                 continue
             if g is not None:
-                gang[j] = g
+                set_gang(j, g)
             started[j] = True
             assigned[j] = pick
             if pick[0] != c:
                 used.add(pick)
             ps_rows.append((j, t, pick[0], pick[1]))
-            for wk, d in work:
+            for i, wk, d in work:
                 claimed.add(wk)
                 runs.append((j, d, t, wk[0], wk[1]))
                 left[j][d] -= 1
+                load[j][i] -= 1
+                if left[j][d] == 0:
+                    head[j][i] += len(gang[j])
             n_free[wtype[j]] -= len(work)
             service[j] += len(work) * inst.slot_hours
-            if not any(left[j]):
+            if all(h >= D[j] for h in head[j]):
                 done[j] = True
         prev_ps = assigned
         for j, end in cloud_end.items():

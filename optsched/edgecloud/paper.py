@@ -6,6 +6,7 @@ from typing import Any
 
 from optsched.core.registry import OfflineResult, Paper
 
+from .baselines import batchsche, srtf, tiresias_l
 from .check import check
 from .instance import EdgeCloudInstance, generate
 from .online import a_online, a_online_e
@@ -30,7 +31,13 @@ PAPER = Paper(
     sense="min",
     instance_type=EdgeCloudInstance,
     generate=generate,
-    algorithms={"a_online": a_online, "a_online_e": a_online_e},
+    algorithms={
+        "a_online": a_online,
+        "a_online_e": a_online_e,
+        "srtf": srtf,
+        "tiresias_l": tiresias_l,
+        "batchsche": batchsche,
+    },
     check=check,
     solve_offline=solve_offline,
     # Figs. 12-13: observed ratio "< 1.7" (against the ILP (4) bound with

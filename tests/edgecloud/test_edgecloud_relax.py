@@ -10,6 +10,7 @@ import pytest
 from optsched.models.edgecloud import solve_offline
 from optsched.models.edgecloud_relax import (
     build_dual6,
+    build_dual11,
     build_ilp4,
     chunk_share,
     dual6_from_lp_duals,
@@ -171,10 +172,59 @@ def test_ilp4_zeta_rows_price_the_cloud_rate():
             assert m.zeta[j].value < 0.5
 
 
+@pytest.mark.parametrize("seed", [2, 7])
+@pytest.mark.parametrize("eps", [0.25, 1.0])
+def test_dual11_strong_duality_and_lemma5(seed, eps):
+    """(11) equals the slowed LP; (alpha, beta / (1 + eps)) from (6) is feasible in (11)."""
+    inst = small(seed)
+    slow = 1.0 / (1.0 + eps)
+    lp = optimum(build_ilp4(inst, relax=True, ps=False, chunk_once=False, speed=slow))
+    d11 = build_dual11(inst, eps)
+    assert optimum(d11) == pytest.approx(lp, abs=TOL)
+    assert lp >= values(seed)["lp6"] - TOL  # a slower machine never helps
+    d6 = build_dual6(inst)
+    optimum(d6)
+    for k in d11.alpha:
+        d11.alpha[k].value = d6.alpha[k].value
+    for k in d11.beta:
+        d11.beta[k].value = d6.beta[k].value / (1.0 + eps)
+    for row in d11.c6a.values():
+        assert pyo.value(row.body) <= pyo.value(row.upper) + 1e-7
+
+
+@pytest.mark.parametrize("seed", [0, 4, 9, 11])
+def test_minlp_optimum_is_a_feasible_point_of_ilp4(seed):
+    """The optimal schedule of (2), written as y, z, zeta, satisfies every row of (4)."""
+    inst = small(seed)
+    off = solve_offline(inst, threads=1)
+    m = build_ilp4(inst)
+    for var in (m.y, m.zps, m.zeta):
+        for v in var.values():
+            v.value = 0
+    first = [sum(int(x) for x in inst.D[:j]) for j in range(inst.n_jobs)]
+    zeta = [int(z) for z in off.schedule.zeta]
+    for j, d, t, s, w in off.schedule.runs:
+        if s == inst.cloud:
+            m.y[j, d, s, first[j] + d, t, zeta[j]].value = 1
+        else:
+            m.y[j, d, s, w, t, 0].value = 1
+    for j, t, s, p in off.schedule.ps:
+        m.zps[j, s, j if s == inst.cloud else p, t].value = 1
+    for j, z in enumerate(zeta):
+        m.zeta[j].value = z
+    for con in m.component_data_objects(pyo.Constraint, active=True):
+        body = pyo.value(con.body)
+        assert con.lower is None or body >= pyo.value(con.lower) - 1e-9, con.name
+        assert con.upper is None or body <= pyo.value(con.upper) + 1e-9, con.name
+    assert pyo.value(m.obj) == pytest.approx(values(seed)["f_of_minlp_opt"])
+
+
 def test_bad_rate_reading_raises():
     """An unknown ``rate`` names the bad value."""
     with pytest.raises(InvalidInstanceError, match="rate"):
         build_ilp4(small(0), rate="paper")
+    with pytest.raises(InvalidInstanceError, match="eps"):
+        build_dual11(small(0), -1.0)
 
 
 def test_values_are_finite():
