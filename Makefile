@@ -42,6 +42,7 @@ notebooks: $(STAMP)
 bench: $(STAMP)
 	$(BIN)/python -m benchmarks.oasis_bench
 	$(BIN)/python -m benchmarks.hetero_bench
+	$(BIN)/python -m benchmarks.edgecloud_bench
 
 clean:
 	rm -rf $(VENV) paper_figures/out .pytest_cache build optsched.egg-info
