@@ -17,8 +17,6 @@ all 20 through cloud rows (see the last test).
 from __future__ import annotations
 
 import functools
-import sys
-from pathlib import Path
 
 import pyomo.environ as pyo
 import pytest
@@ -28,26 +26,11 @@ from optsched.core.solver import solve
 from optsched.edgecloud.certificate import Certificate, certificate, dual_point_model
 from optsched.edgecloud.instance import EdgeCloudInstance, Job, generate
 from optsched.edgecloud.online import a_online
-
-sys.path.insert(0, str(Path(__file__).parent))
-from test_edgecloud_online import COMMON, tiny  # noqa: E402
+from tests.edgecloud.instances import small
+from tests.edgecloud.test_edgecloud_online import COMMON, tiny
 
 TOL = 1e-9
 SEEDS = range(30)
-
-
-def small(seed: int) -> EdgeCloudInstance:
-    """Sizes of test_edgecloud_relax.small."""
-    return generate(
-        seed,
-        n_jobs=2 + seed % 2,
-        n_servers=1 + (seed // 2) % 2,
-        n_slots=24 + 2 * (seed % 4),
-        max_chunks=2,
-        slot_hours=24,
-        n_worker_types=2,
-        n_ps_types=2,
-    )
 
 
 def hand_preemption() -> EdgeCloudInstance:

@@ -18,24 +18,11 @@ from optsched.models.edgecloud_relax import (
 
 from optsched.core.errors import InvalidInstanceError
 from optsched.core.solver import solve
-from optsched.edgecloud.instance import EdgeCloudInstance, Job, Server, generate
+from optsched.edgecloud.instance import EdgeCloudInstance, Job, Server
+from tests.edgecloud.instances import small
 
 SEEDS = range(12)
 TOL = 1e-6
-
-
-def small(seed: int) -> EdgeCloudInstance:
-    """2-3 jobs, 1-2 edge servers, 24-30 slots (sizes the exact MILP proves fast)."""
-    return generate(
-        seed,
-        n_jobs=2 + seed % 2,
-        n_servers=1 + (seed // 2) % 2,
-        n_slots=24 + 2 * (seed % 4),
-        max_chunks=2,
-        slot_hours=24,
-        n_worker_types=2,
-        n_ps_types=2,
-    )
 
 
 def optimum(model: pyo.ConcreteModel, **kw) -> float:

@@ -1,0 +1,19 @@
+"""Instance families shared by the edge-cloud model tests."""
+
+from __future__ import annotations
+
+from optsched.edgecloud.instance import EdgeCloudInstance, generate
+
+
+def small(seed: int) -> EdgeCloudInstance:
+    """2-3 jobs, 1-2 edge servers, 24-30 slots (sizes the exact MILP proves fast)."""
+    return generate(
+        seed,
+        n_jobs=2 + seed % 2,
+        n_servers=1 + (seed // 2) % 2,
+        n_slots=24 + 2 * (seed % 4),
+        max_chunks=2,
+        slot_hours=24,
+        n_worker_types=2,
+        n_ps_types=2,
+    )
