@@ -42,7 +42,6 @@ import argparse
 import dataclasses
 import math
 import os
-import tempfile
 import time
 import tracemalloc
 from pathlib import Path
@@ -51,6 +50,7 @@ from typing import Any
 import numpy as np
 import pandas as pd
 
+from optsched.core.experiment import write_atomic
 from optsched.edgecloud.check import check
 from optsched.edgecloud.instance import generate
 from optsched.edgecloud.online import a_online
@@ -226,19 +226,6 @@ def summarize(df: pd.DataFrame) -> pd.DataFrame:
     return out
 
 
-def _atomic(out_dir: Path, name: str, write) -> None:
-    """Write ``out_dir / name`` through a temp file and ``os.replace``."""
-    suffix = Path(name).suffix
-    fd, tmp = tempfile.mkstemp(dir=out_dir, prefix=f".{name}.", suffix=suffix)
-    os.close(fd)
-    try:
-        write(tmp)
-        os.replace(tmp, out_dir / name)
-    except BaseException:
-        Path(tmp).unlink(missing_ok=True)
-        raise
-
-
 def plot_scaling(df: pd.DataFrame, path: str) -> None:
     """Median time and peak memory of A_online against the number of jobs."""
     import matplotlib
@@ -294,8 +281,13 @@ def main(out_dir: Path = Path("benchmarks/out"), quick: bool = False) -> pd.Data
         print("largest MILP proven within 60 s: none")
     out_dir = Path(out_dir)
     out_dir.mkdir(parents=True, exist_ok=True)
-    _atomic(out_dir, "edgecloud_bench.csv", lambda p: df.to_csv(p, index=False))
-    _atomic(out_dir, "edgecloud_scaling.png", lambda p: plot_scaling(df, p))
+    write_atomic(
+        out_dir,
+        {
+            "edgecloud_bench.csv": lambda p: df.to_csv(p, index=False),
+            "edgecloud_scaling.png": lambda p: plot_scaling(df, p),
+        },
+    )
     return df
 
 

@@ -70,3 +70,16 @@ def as_vector(
             f"{name}: must have {length} entries (one per resource), got {len(value)}"
         )
     return tuple(as_float(v, f"{name}[{j}]", lo=lo) for j, v in enumerate(value))
+
+
+def as_int_vector(
+    value: Any, name: str, length: int, *, lo: int = 0
+) -> tuple[int, ...]:
+    """Check a list of ``length`` integers >= ``lo`` and return a tuple."""
+    if isinstance(value, str | bytes) or not isinstance(value, Sequence):
+        raise InvalidInstanceError(f"{name}: must be a list of integers, got {value!r}")
+    if len(value) != length:
+        raise InvalidInstanceError(
+            f"{name}: must have {length} entries, got {len(value)}"
+        )
+    return tuple(as_int(v, f"{name}[{k}]", lo=lo) for k, v in enumerate(value))

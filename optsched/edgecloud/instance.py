@@ -30,7 +30,6 @@ from __future__ import annotations
 
 import json
 import math
-from collections.abc import Sequence
 from dataclasses import dataclass, field
 from functools import cached_property
 from typing import Any
@@ -38,7 +37,7 @@ from typing import Any
 import numpy as np
 
 from optsched.core.errors import InvalidInstanceError
-from optsched.core.validate import as_float, as_int, require
+from optsched.core.validate import as_float, as_int, as_int_vector, require
 
 FORMAT = "optsched.edgecloud/1"
 EPS = 1e-9
@@ -65,17 +64,6 @@ def throughput(
     if not zeta:
         hours += 2.0 * MB_TO_MBIT * model_mb / bandwidth_mbps / 3600.0
     return slot_hours / hours
-
-
-def _int_vector(value: Any, name: str, length: int, lo: int = 0) -> tuple[int, ...]:
-    """Check a list of ``length`` integers >= ``lo`` and return a tuple."""
-    if isinstance(value, str | bytes) or not isinstance(value, Sequence):
-        raise InvalidInstanceError(f"{name}: must be a list of integers, got {value!r}")
-    if len(value) != length:
-        raise InvalidInstanceError(
-            f"{name}: must have {length} entries, got {len(value)}"
-        )
-    return tuple(as_int(v, f"{name}[{k}]", lo=lo) for k, v in enumerate(value))
 
 
 @dataclass(frozen=True)
@@ -191,7 +179,7 @@ def _check_job(job: Job, p: str, T: int, S: int, n_wt: int, n_pt: int) -> None:
     as_float(job.bandwidth_mbps, f"{p}.bandwidth_mbps (b_j)", lo=0.0, lo_open=True)
     as_int(job.worker_type, f"{p}.worker_type", lo=0, hi=n_wt - 1)
     as_int(job.ps_type, f"{p}.ps_type", lo=0, hi=n_pt - 1)
-    _int_vector(job.delay, f"{p}.delay (Delta_js)", S)
+    as_int_vector(job.delay, f"{p}.delay (Delta_js)", S)
     if not isinstance(job.model, str):
         raise InvalidInstanceError(f"{p}.model: must be a string, got {job.model!r}")
     as_float(job.chunk_mb, f"{p}.chunk_mb (u_j)", lo=0.0)
@@ -231,8 +219,8 @@ class EdgeCloudInstance:
         for s, srv in enumerate(self.servers):
             if not isinstance(srv, Server):
                 raise InvalidInstanceError(f"servers[{s}]: not a Server, got {srv!r}")
-            _int_vector(srv.workers, f"servers[{s}].workers", n_wt)
-            _int_vector(srv.ps, f"servers[{s}].ps", n_pt)
+            as_int_vector(srv.workers, f"servers[{s}].workers", n_wt)
+            as_int_vector(srv.ps, f"servers[{s}].ps", n_pt)
             if srv.storage_mb is not None:
                 as_float(srv.storage_mb, f"servers[{s}].storage_mb (U_s)", lo=0.0)
         S = len(self.servers) + 1
