@@ -1,4 +1,5 @@
-"""ILP (4) of Wang et al. (edge-cloud), its LP relaxation and the dual LP (6).
+"""ILP (4) of Wang et al. (edge-cloud), its LP relaxation and the dual LP (6);
+with storage (Sec. VI) ILP (8), its LP relaxation and the dual LP (9).
 
 Sec. IV-B of the seed reformulates MINLP (2) (:mod:`optsched.models.edgecloud`)
 as ILP (4): minimise the *average fractional flow time* of the chunks,
@@ -94,6 +95,56 @@ Sign convention: with :func:`optsched.core.solver.solve` (``duals=True``)
 on that LP, ``alpha_jd`` is the dual of ``c4a_chunk_work[j, d]`` (a ``>=``
 row of a min problem: ``>= 0``) and ``beta_sw(t)`` is *minus* the dual of
 ``c4b_worker_capacity[s, w, t]`` (a ``<=`` row of a min problem: ``<= 0``).
+
+Storage extension: ILP (8) and the dual (9) (Sec. VI)
+-----------------------------------------------------
+(8) is (4) plus (7a)-(7e): ``x_jds(t)`` binary says chunk ``d`` of job
+``j`` is stored on server ``s`` in slot ``t``; (7a) ``y_jdsw(t) <=
+x_jds(t)`` (printed without the chunk index ``d`` on ``y``), (7b) ``sum_jd
+u_j x_jds(t) <= U_s``, (7c)-(7d) stored exactly in ``[r_j, c_j]``.
+Storage exists only on edge servers with a finite ``U_s``
+(``Server.storage_mb``); the cloud's is unlimited (as the checker and the
+MILP read (7)).  Readings (rows of ``docs/errata.md``):
+
+6. **(7c)-(7d) in (8)** (``occupancy="stored"``, default of
+   :func:`build_ilp8`): ILP (4) has no completion time ``c_j`` and no
+   dispatch (a chunk may change servers), so (7c)-(7d) are written as
+   "stored from arrival until the chunk's last run on ``s``"::
+
+       sum_{w,z} y[j,d,s,w,t,z] <= x[j,d,s,t]       c7a_stored_when_training
+       x[j,d,s,t] >= x[j,d,s,t+1]   (t >= r_j)      c7cd_stored_until_done
+       sum_{j,d} u_j x[j,d,s,t] <= U_s              c7b_storage
+
+   with ``x`` defined from ``r_j`` on ((7d) before it).  (7a) is printed
+   per worker; summed over ``w`` it is the same for integer points under
+   (4e) and tighter in the LP (it implies the row of reading 7, so the LP
+   of (9) is below the LP of (8); tested).  A non-increasing
+   ``x`` that covers every run is 1 on ``[r_j, c_jd^s]``, ``c_jd^s`` the
+   last run of ``d`` on ``s``.  This is a relaxation of (7) as the checker
+   reads it (a chunk occupies its server in ``[r_j, c_j]``, ``c_j >=
+   c_jd``), so Lemma 1 still holds for (7) vs (8) (tested against the MILP
+   of (2)+(7)).
+7. **The LP that (9) dualizes** (``occupancy="training"``): the seed says
+   that after relaxing, (7a), (7c), (7d) "are redundant" and attaches
+   ``eta_s(t)`` to (7b); (9a) -- the column of ``y_jdsw(t)`` -- then has
+   ``eta_s(t) u_j``, so ``x`` has been replaced by the training indicator:
+   ``sum_{j,d,w} u_j y_jdsw(t) <= U_s`` (``c7b_storage``; implied by (7a)
+   and (7b), so still a relaxation).  Neither (7a) nor (7c)-(7d) is
+   redundant: storage held while a chunk waits is lost, and the LP with
+   ``x`` is strictly larger on some instances (tested).  With the two
+   corrections of (6) (window ``t >= r_j + Delta_js``, no (4e)), (9) is
+   exactly the dual of ``build_ilp8(inst, relax=True, ps=False,
+   chunk_once=False, occupancy="training")`` (strong duality tested):
+   ``eta_s(t) = -dual(c7b_storage[s, t]) >= 0`` (:func:`dual9_from_lp_duals`).
+   ``eta`` exists for capped edge servers only; a chunk with ``u_j = 0``
+   has no ``eta`` term.
+
+The paper's dual point for (9) is Sec. IV's ``(alpha, beta)`` with ``eta =
+0``; every feasible point of (6) is then feasible in (9) with the same
+objective, so (9) is never below (6) (tested).  A_online's own point on a
+storage instance is not such a point: its ``alpha_jd`` is a minimum over
+the servers with room only, and violates (9a) with ``eta = 0`` on an
+excluded server (``docs/edgecloud.md``, "Storage extension").
 """
 
 from __future__ import annotations
@@ -109,9 +160,12 @@ from optsched.edgecloud.instance import EdgeCloudInstance
 __all__ = [
     "build_dual11",
     "build_dual6",
+    "build_dual9",
     "build_ilp4",
+    "build_ilp8",
     "chunk_share",
     "dual6_from_lp_duals",
+    "dual9_from_lp_duals",
 ]
 
 
@@ -177,7 +231,7 @@ def build_ilp4(
     Parameters
     ----------
     inst
-        The instance (storage, Sec. VI, is ignored: that is (8)).
+        The instance (storage, Sec. VI, is ignored: that is :func:`build_ilp8`).
     relax
         LP relaxation: every variable continuous in ``[0, 1]``.
     zeta_one
@@ -344,6 +398,104 @@ def build_ilp4(
     return m
 
 
+def _storage(inst: EdgeCloudInstance) -> tuple[dict[int, float], list[float]]:
+    """``U_s`` of the capped edge servers and ``u_j`` of every job (Sec. VI)."""
+    cap = {
+        s: float(srv.storage_mb)
+        for s, srv in enumerate(inst.servers)
+        if srv.storage_mb is not None
+    }
+    return cap, [float(job.chunk_mb) for job in inst.jobs]
+
+
+def build_ilp8(
+    inst: EdgeCloudInstance,
+    *,
+    relax: bool = False,
+    occupancy: str = "stored",
+    **kw,
+) -> pyo.ConcreteModel:
+    """ILP (8): ILP (4) with the storage constraints (7a)-(7e) (Sec. VI).
+
+    Parameters
+    ----------
+    inst
+        The instance; only edge servers with ``U_s`` (``storage_mb``) are
+        capped, the cloud's storage is unlimited.  Without storage (8) is (4).
+    relax
+        LP relaxation (``x``, ``y`` continuous).
+    occupancy
+        ``"stored"`` (default, ILP (8)): variables ``x[j, d, s, t]`` from
+        ``r_j`` on, rows ``c7a_stored_when_training`` (``y <= x``),
+        ``c7cd_stored_until_done`` (``x`` non-increasing: stored from
+        arrival until the chunk's last run on ``s``) and ``c7b_storage``
+        (``sum u_j x <= U_s``), reading 6 of the module docstring.
+        ``"training"``: no ``x``; ``c7b_storage`` is ``sum_{j,d,w} u_j
+        y_jdsw(t) <= U_s`` (reading 7), the primal of (9) when combined
+        with ``relax=True, ps=False, chunk_once=False``.
+    **kw
+        ``zeta_one``, ``rate``, ``ps``, ``chunk_once``, ``speed`` as in
+        :func:`build_ilp4`.
+
+    Returns
+    -------
+    pyomo.environ.ConcreteModel
+        The model of :func:`build_ilp4` with the storage components added.
+    """
+    if occupancy not in ("stored", "training"):
+        raise InvalidInstanceError(
+            f"occupancy must be 'stored' or 'training', got {occupancy!r}"
+        )
+    m = build_ilp4(inst, relax=relax, **kw)
+    m.name = "edgecloud_ilp8" + ("_lp" if relax else "")
+    cap, u = _storage(inst)
+    on_server = defaultdict(list)  # (s, t) -> run columns using storage of s
+    for col in m.Y:
+        j, _d, s, _w, t, _z = col
+        if s in cap and u[j] > 0:
+            on_server[s, t].append(col)
+    if occupancy == "training":
+        m.c7b_storage = pyo.Constraint(
+            sorted(on_server),
+            rule=lambda _, s, t: (
+                sum(u[col[0]] * m.y[col] for col in on_server[s, t]) <= cap[s]
+            ),
+            doc="(7b) with x_jds(t) := sum_w y_jdsw(t) (the primal of (9))",
+        )
+        return m
+
+    T, r = inst.n_slots, inst.arrival
+    runs = [col for cols in on_server.values() for col in cols]
+    keys = sorted({(j, d, s) for (j, d, s, _w, _t, _z) in runs})
+    xidx = [(j, d, s, t) for (j, d, s) in keys for t in range(int(r[j]), T + 1)]
+    m.X = pyo.Set(initialize=xidx, dimen=4, ordered=True)
+    m.x = pyo.Var(m.X, domain=pyo.UnitInterval if relax else pyo.Binary)
+    train = defaultdict(list)  # (j, d, s, t) -> run columns
+    for col in runs:
+        train[col[:3] + (col[4],)].append(col)
+    m.c7a_stored_when_training = pyo.Constraint(
+        sorted(train),
+        rule=lambda _, j, d, s, t: (
+            sum(m.y[col] for col in train[j, d, s, t]) <= m.x[j, d, s, t]
+        ),
+        doc="(7a) summed over w: a chunk trains on s only while stored there",
+    )
+    m.c7cd_stored_until_done = pyo.Constraint(
+        [k for k in xidx if k[3] < T],
+        rule=lambda _, j, d, s, t: m.x[j, d, s, t] >= m.x[j, d, s, t + 1],
+        doc="(7c)-(7d): stored from r_j until the chunk's last run on s",
+    )
+    stored = defaultdict(list)  # (s, t) -> x keys
+    for j, d, s, t in xidx:
+        stored[s, t].append((j, d, s, t))
+    m.c7b_storage = pyo.Constraint(
+        sorted(stored),
+        rule=lambda _, s, t: sum(u[k[0]] * m.x[k] for k in stored[s, t]) <= cap[s],
+        doc="(7b): sum_jd u_j x_jds(t) <= U_s",
+    )
+    return m
+
+
 def build_dual6(
     inst: EdgeCloudInstance,
     *,
@@ -375,11 +527,72 @@ def build_dual6(
         Variables ``alpha[j, d]``, ``beta[s, w, t]`` (cloud ``w`` = the
         chunk's virtual worker), rows ``c6a``, objective ``obj``.
     """
+    return _dual(
+        inst,
+        zeta_one=zeta_one,
+        rate=rate,
+        printed_window=printed_window,
+        speed=speed,
+        storage=False,
+    )
+
+
+def build_dual9(
+    inst: EdgeCloudInstance,
+    *,
+    zeta_one: bool = False,
+    rate: str = "slots",
+    printed_window: bool = False,
+    speed: float = 1.0,
+) -> pyo.ConcreteModel:
+    """Dual LP (9) of the relaxed (8) without (4c)-(4g) (Sec. VI; readings 6-7).
+
+    ``max sum_jd alpha_jd - sum_swt beta_sw(t) - sum_st eta_s(t) U_s``
+    s.t. (9a) ``alpha_jd n_jsw / (E_j B_j) <= n_jsw / (E_j D_j B_j) (t -
+    r_j) + beta_sw(t) + eta_s(t) u_j`` for every column ``y_jdsw(t)`` of the
+    primal (``eta_s(t) u_j`` only on capped edge servers), (9b) ``alpha,
+    beta, eta >= 0``.  Its optimum equals that of ``build_ilp8(inst,
+    relax=True, zeta_one=zeta_one, rate=rate, ps=False, chunk_once=False,
+    occupancy="training")``.  On an instance without storage it is (6).
+
+    Parameters
+    ----------
+    inst, zeta_one, rate, printed_window, speed
+        As in :func:`build_dual6` (``printed_window``: (9a) for every ``t >=
+        r_j`` as printed, a weak bound only).
+
+    Returns
+    -------
+    pyomo.environ.ConcreteModel
+        Variables ``alpha[j, d]``, ``beta[s, w, t]``, ``eta[s, t]`` (capped
+        edge servers, slots with a column), rows ``c9a``, objective ``obj``.
+    """
+    return _dual(
+        inst,
+        zeta_one=zeta_one,
+        rate=rate,
+        printed_window=printed_window,
+        speed=speed,
+        storage=True,
+    )
+
+
+def _dual(
+    inst: EdgeCloudInstance,
+    *,
+    zeta_one: bool,
+    rate: str,
+    printed_window: bool,
+    speed: float,
+    storage: bool,
+) -> pyo.ConcreteModel:
+    """(6) (``storage=False``) or (9) (``storage=True``)."""
     a = chunk_share(inst, rate, speed)
     window = "arrival" if printed_window else "delay"
     cols = _columns(inst, ps=False, zeta_one=zeta_one, window=window)
     r, D = inst.arrival, inst.D
-    m = pyo.ConcreteModel(name="edgecloud_dual6")
+    cap, u = _storage(inst) if storage else ({}, [])
+    m = pyo.ConcreteModel(name="edgecloud_dual9" if storage else "edgecloud_dual6")
     m.A = pyo.Set(
         initialize=[(j, d) for j in range(inst.n_jobs) for d in range(int(D[j]))],
         dimen=2,
@@ -388,21 +601,42 @@ def build_dual6(
     m.B = pyo.Set(
         initialize=sorted({(s, w, t) for (_, _, s, w, t, _) in cols}), dimen=3
     )
-    m.alpha = pyo.Var(m.A, domain=pyo.NonNegativeReals, doc="(6b), dual of (4a)")
-    m.beta = pyo.Var(m.B, domain=pyo.NonNegativeReals, doc="(6b), dual of (4b)")
+    eq = "(9b)" if storage else "(6b)"
+    m.alpha = pyo.Var(m.A, domain=pyo.NonNegativeReals, doc=f"{eq}, dual of (4a)")
+    m.beta = pyo.Var(m.B, domain=pyo.NonNegativeReals, doc=f"{eq}, dual of (4b)")
+    objective = sum(m.alpha[k] for k in m.A) - sum(m.beta[k] for k in m.B)
+    if storage:
+        m.E = pyo.Set(
+            initialize=sorted(
+                {(s, t) for (j, _, s, _, t, _) in cols if s in cap and u[j] > 0}
+            ),
+            dimen=2,
+        )
+        m.eta = pyo.Var(m.E, domain=pyo.NonNegativeReals, doc="(9b), dual of (7b)")
+        objective -= sum(cap[s] * m.eta[s, t] for s, t in m.E)
     m.obj = pyo.Objective(
-        expr=sum(m.alpha[k] for k in m.A) - sum(m.beta[k] for k in m.B),
-        sense=pyo.maximize,
-        doc="(6)",
+        expr=objective, sense=pyo.maximize, doc="(9)" if storage else "(6)"
     )
     m.C = pyo.Set(initialize=cols, dimen=6, ordered=True)
-    m.c6a = pyo.Constraint(
-        m.C,
-        rule=lambda _, j, d, s, w, t, z: (
-            a[j, z] * m.alpha[j, d] <= a[j, z] / D[j] * (t - r[j]) + m.beta[s, w, t]
-        ),
-        doc="(6a): alpha n_jsw/(E_j B_j) <= n_jsw/(E_j D_j B_j)(t - r_j) + beta_sw(t)",
-    )
+
+    def row(_, j, d, s, w, t, z):
+        rhs = a[j, z] / D[j] * (t - r[j]) + m.beta[s, w, t]
+        if storage and (s, t) in m.E and u[j] > 0:
+            rhs += u[j] * m.eta[s, t]
+        return a[j, z] * m.alpha[j, d] <= rhs
+
+    if storage:
+        m.c9a = pyo.Constraint(
+            m.C,
+            rule=row,
+            doc="(9a): alpha n/(E B) <= n/(E D B)(t - r_j) + beta_sw(t) + eta_s(t) u_j",
+        )
+    else:
+        m.c6a = pyo.Constraint(
+            m.C,
+            rule=row,
+            doc="(6a): alpha n_jsw/(E_j B_j) <= n_jsw/(E_j D_j B_j)(t - r_j) + beta_sw(t)",
+        )
     return m
 
 
@@ -437,3 +671,15 @@ def dual6_from_lp_duals(model: pyo.ConcreteModel, duals) -> tuple[dict, dict]:
         for k in model.c4b_worker_capacity
     }
     return alpha, beta
+
+
+def dual9_from_lp_duals(model: pyo.ConcreteModel, duals) -> tuple[dict, dict, dict]:
+    """``(alpha, beta, eta)`` of (9) from the row duals of the relaxed (8).
+
+    ``model`` is ``build_ilp8(..., relax=True, ps=False, chunk_once=False,
+    occupancy="training")``: ``alpha``, ``beta`` as in
+    :func:`dual6_from_lp_duals` and ``eta_s(t) = -dual(c7b_storage[s, t])``.
+    """
+    alpha, beta = dual6_from_lp_duals(model, duals)
+    eta = {k: -duals.get(model.c7b_storage[k], 0.0) for k in model.c7b_storage}
+    return alpha, beta, eta

@@ -42,7 +42,24 @@ Common readings (the seed gives no more detail for any baseline):
 6. **Horizon.**  As A_online: the run continues until all work is done;
    ``meta["makespan"]`` and ``meta["horizon_exceeded"]``.
 
-The storage extension (Sec. VI) is not implemented (``NotImplementedError``).
+7. **Storage** (Sec. VI, when the instance has storage).  The seed gives
+   the baselines no storage rule; ours is the minimal one: a gang worker is
+   eligible only if its edge server can store the chunks bound to it, read
+   as the checker reads (7b)-(7d): the job's chunks occupy ``u_j`` on their
+   server from its *arrival* ``r_j`` to its completion, so a gang bound at
+   slot ``tau`` needs room in every slot of ``[r_j, tau]``
+   (:class:`~optsched.edgecloud.storage.StorageLedger`).  The gang is then
+   picked position by position (gang member ``i`` holds ``len(range(i,
+   D_j, k_j))`` chunks, largest first): the first worker in the usual order
+   (reading 2 for SRTF/Tiresias-L, earliest free for BatchSche) whose
+   server still has room for them.  Free room over ``[r_j, tau]`` only
+   shrinks as ``tau`` grows, so an SRTF/Tiresias-L job for which no gang
+   of ``k_j`` qualified workers fits the storage (ignoring which workers
+   are busy) can never start on the edge: it goes to the cloud as in
+   reading 5 (from ``max(tau, r_j + Delta_jc)``).  A BatchSche job whose
+   edge gang does not fit is planned in the cloud.  Such jobs are listed
+   in ``meta["storage_cloud"]`` (and ``meta["cloud_jobs"]``).  Without
+   storage nothing changes.
 """
 
 from __future__ import annotations
@@ -55,6 +72,7 @@ import numpy as np
 from .instance import EdgeCloudInstance
 from .online import _pick_ps
 from .schedule import EdgeCloudSchedule
+from .storage import StorageLedger
 
 Worker = tuple[int, int]  # (edge server, worker)
 
@@ -176,6 +194,34 @@ def _consolidated(free: list[Worker], k: int) -> list[Worker]:
     return sorted(free, key=lambda sw: (-count[sw[0]], sw))[:k]
 
 
+def _gang_fit(
+    order: list[Worker],
+    k: int,
+    n_chunks: int,
+    chunk_mb: float,
+    room: np.ndarray,
+    store: StorageLedger,
+) -> list[Worker] | None:
+    """Reading 7: gang of ``k`` workers from ``order`` whose servers store their chunks.
+
+    Position ``i`` (chunks ``i, i + k, ...``) takes the first unused worker
+    of ``order`` whose server has room for them; None if some position
+    finds none.  With unlimited room this is ``order[:k]``.
+    """
+    left = room.copy()
+    gang: list[Worker] = []
+    for i in range(k):
+        need = len(range(i, n_chunks, k)) * chunk_mb
+        for wk in order:
+            if wk not in gang and store.fits(left, wk[0], need):
+                gang.append(wk)
+                left[wk[0]] -= need
+                break
+        else:
+            return None
+    return gang
+
+
 def _run(
     inst: EdgeCloudInstance,
     *,
@@ -184,10 +230,8 @@ def _run(
     thresholds: tuple[float, ...] = (),
 ) -> EdgeCloudSchedule:
     """Slot-by-slot gang engine shared by the three baselines."""
-    if inst.storage:
-        raise NotImplementedError(
-            f"{policy}: the storage extension (Sec. VI, U_s) is not implemented"
-        )
+    store = StorageLedger(inst) if inst.storage else None
+    storage_cloud: list[int] = []
     rng = np.random.default_rng(seed)
     J, c = inst.n_jobs, inst.cloud
     D = [int(x) for x in inst.D]
@@ -247,6 +291,16 @@ def _run(
         gang[j] = g
         head[j] = list(range(len(g)))  # next unfinished chunk per gang worker
         load[j] = [len(range(i, D[j], len(g))) * p0[j] for i in range(len(g))]
+        if store is not None:  # reading 7: the chunks are stored from r_j on
+            for i, (s, _w) in enumerate(g):
+                store.place(j, s, len(range(i, D[j], len(g))))
+
+    def fit(j: int, order: list[Worker]) -> list[Worker] | None:
+        """Reading 7 (``order[:k_j]`` without storage)."""
+        if store is None:
+            return order[: k[j]]
+        u = float(inst.jobs[j].chunk_mb)
+        return _gang_fit(order, k[j], D[j], u, store.room(j), store)
 
     def live(j: int) -> list[tuple[int, Worker, int]]:
         """(gang index, worker, next chunk) for each gang worker with work left."""
@@ -265,16 +319,20 @@ def _run(
             cloud_start = max(tau, r[j] + int(delay[j, c]))
             cloud_fin = cloud_start + int(inst.chunk_slots[j, 1]) - 1
             if k[j] > 0:
-                ready = sorted(
-                    (max(avail.get(wk, tau), r[j] + int(delay[j, wk[0]])), wk)
+                when = {
+                    wk: max(avail.get(wk, tau), r[j] + int(delay[j, wk[0]]))
                     for wk in qual[j]
-                )[: k[j]]
-                edge_fin = ready[-1][0] + -(-D[j] // k[j]) * p0[j] - 1
-                if edge_fin < cloud_fin:
-                    set_gang(j, [wk for _a, wk in ready])
-                    for _a, wk in ready:
-                        avail[wk] = edge_fin + 1
-                    continue
+                }
+                g = fit(j, sorted(qual[j], key=lambda wk: (when[wk], wk)))
+                if g is None:
+                    storage_cloud.append(j)  # reading 7: no gang fits
+                else:
+                    edge_fin = max(when[wk] for wk in g) + -(-D[j] // k[j]) * p0[j] - 1
+                    if edge_fin < cloud_fin:
+                        set_gang(j, g)
+                        for wk in g:
+                            avail[wk] = edge_fin + 1
+                        continue
             to_cloud(j, cloud_start)
 
     horizon_guard = inst.n_slots + sum(D[j] * p0[j] for j in range(J))
@@ -284,6 +342,8 @@ def _run(
         t += 1
         if t > 10 * horizon_guard:  # pragma: no cover - progress is guaranteed
             raise RuntimeError(f"{policy}: no progress by slot {t}")
+        if store is not None:
+            store.start_slot(t)
         # ---- arrivals / batches
         if policy == "batchsche":
             if all(done[j] for j in batch):
@@ -325,7 +385,15 @@ def _run(
                 ]
                 if len(free) < k[j]:
                     continue
-                g = _consolidated(free, k[j])
+                if store is None:
+                    g = _consolidated(free, k[j])
+                else:  # reading 7
+                    g = fit(j, _consolidated(free, len(free)))
+                    if g is None:
+                        if fit(j, _consolidated(qual[j], len(qual[j]))) is None:
+                            storage_cloud.append(j)  # never fits: the cloud
+                            to_cloud(j, max(t, r[j] + int(delay[j, c])))
+                        continue
                 work = [(d, wk, d) for d, wk in enumerate(g)]  # chunk i on g[i]
             else:
                 g, gj, hj = None, gang[j], head[j]
@@ -364,6 +432,8 @@ def _run(
             service[j] += len(work) * inst.slot_hours
             if all(h >= D[j] for h in head[j]):
                 done[j] = True
+                if store is not None:
+                    store.release(j)
         prev_ps = assigned
         for j, end in cloud_end.items():
             if end <= t:
@@ -373,6 +443,7 @@ def _run(
     sched.meta.update(
         ps_blocked=ps_blocked,
         cloud_jobs=sorted(cloud_end),
+        storage_cloud=storage_cloud,
         makespan=makespan,
         horizon_exceeded=makespan > inst.n_slots,
         seed=seed,

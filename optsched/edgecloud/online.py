@@ -99,8 +99,30 @@ hours, so every ``n_j`` of Eq. (1) is multiplied by ``speed`` and
 Check a sped-up schedule with ``check(sped_up(inst, speed), sched)``.  The
 dual (11) of Theorem 3 uses the unscaled rates ``n_jsw`` of ``inst``.
 
-The storage extension (Sec. VI) is not implemented: instances with
-``U_s`` raise ``NotImplementedError``.
+Storage extension (Sec. VI), on when the instance has storage (some
+``U_s``):
+
+10. **Storage rule.**  Sec. VI: "before dispatching one data chunk to a
+    server, we need to first check if the server's storage capacity is
+    enough to store the data chunk ... the remaining capacity of the
+    selected server is thus updated".  So for each chunk ``d`` (Alg. 2
+    line 11) the argmin runs over the entries of ``C_j`` whose edge server
+    has ``u_j`` MB free, plus the cloud (unlimited storage); ``alpha_jd``
+    is that restricted minimum.  Free storage is read as the checker reads
+    (7b)-(7d) (:mod:`optsched.edgecloud.storage`): ``U_s`` minus ``u_j'``
+    for every chunk on ``s`` of an arrived job ``j'`` that is not complete
+    (a chunk holds its storage until its *job* completes, (7c) with
+    ``c_j``), including the chunks of ``j`` placed before ``d``.  Because
+    chunks are dispatched on arrival and stored jobs only ever leave, the
+    check at ``r_j`` covers every later slot, so the schedule meets (7b).
+    Without storage nothing changes (every server fits).
+11. **A_online-E and full storage.**  When no qualified edge server has
+    room for chunk ``d``, neither has it for later chunks of ``j`` (same
+    ``u_j``, storage only fills up during one dispatch); A_online-E then
+    sends ``d`` and the rest of the job to the cloud as in lines 12-16
+    (``zeta_j = 1`` if ``d = d_1``, else the ``zeta_j = 0`` rate) and lists
+    ``j`` in ``meta["cloud_jobs"]`` and ``meta["storage_cloud"]``; the seed
+    has no rule for this case.
 """
 
 from __future__ import annotations
@@ -114,6 +136,7 @@ import pandas as pd
 
 from .instance import EdgeCloudInstance
 from .schedule import EdgeCloudSchedule
+from .storage import StorageLedger
 
 Interval = tuple[int, int]  # inclusive slot range (first, last)
 
@@ -194,6 +217,8 @@ class _State:
     runs: list[tuple[int, int, int, int, int]] = field(default_factory=list)
     trace: list[dict] = field(default_factory=list)
     cloud_jobs: list[int] = field(default_factory=list)
+    storage_cloud: list[int] = field(default_factory=list)
+    store: StorageLedger | None = None  # storage extension (reading 10)
     seq: int = 0  # dispatch counter (HAPRF tie-break)
     next_cloud_worker: int = 0
 
@@ -270,7 +295,8 @@ def a_online(
         ``alpha_jd`` and ``beta_sw(t)`` of Lemmas 2 and 4 are built from;
         see :func:`_simulate`), ``ps_blocked`` ((job, slot) pairs, reading
         8), ``makespan`` and ``horizon_exceeded`` (reading 9), ``speed``,
-        ``seed``, ``cloud_jobs`` (A_online-E only).
+        ``seed``, ``cloud_jobs`` and ``storage_cloud`` (A_online-E only,
+        reading 11).
     """
     return _simulate(inst, seed=seed, speed=speed, cloud=True, name="a_online")
 
@@ -284,7 +310,9 @@ def a_online_e(
     worker qualifies (``v_jsw = 0`` on every edge server) has an empty
     ``C_j``; it is then dispatched entirely to the cloud exactly as A_online
     would (reading 5 with ``zeta_j = 1``) and listed in
-    ``meta["cloud_jobs"]``, so the schedule stays feasible.  PSs follow
+    ``meta["cloud_jobs"]``, so the schedule stays feasible; with storage,
+    chunks that find no qualified edge server with room go to the cloud the
+    same way (reading 11, ``meta["storage_cloud"]``).  PSs follow
     ``A_ps`` unchanged (reading 7): a cloud PS only when no qualified edge
     PS is free.  Other parameters as :func:`a_online`.
     """
@@ -318,10 +346,6 @@ def _simulate(
     convention: ``alpha`` counts ``c_jd + 1 - r_j``, ``beta`` the slots
     ``r_j..c_jd``).
     """
-    if inst.storage:
-        raise NotImplementedError(
-            "a_online: the storage extension (Sec. VI, U_s) is not implemented"
-        )
     base = inst
     inst = sped_up(inst, speed)
     rng = np.random.default_rng(seed)
@@ -341,6 +365,9 @@ def _simulate(
             ps_by_type.setdefault(int(k), []).append((s, p))
 
     st = _State(zeta=np.zeros(J, dtype=bool))
+    edge_left = np.zeros(J, dtype=np.int64)  # unfinished edge chunks (storage)
+    if inst.storage:
+        st.store = StorageLedger(inst)
     ps_rows: list[tuple[int, int, int, int]] = []
     ps_blocked: list[tuple[int, int]] = []
     prev_ps: dict[int, tuple[int, int]] = {}
@@ -350,13 +377,18 @@ def _simulate(
     t = 0
     while n_left > 0 or t < cloud_end:
         t += 1
+        if st.store is not None:
+            st.store.start_slot(t)
         # ---- Alg. 1 line 2-3: A_greedy on the jobs arriving in slot t
         for j in np.flatnonzero(arrivals == t).tolist():
             before = len(st.trace)
             _greedy(inst, j, t, by_type.get(inst.jobs[j].worker_type, []), cloud, st)
-            n_left -= sum(1 for r in st.trace[before:] if r["server"] == c)
+            n_cloud = sum(1 for r in st.trace[before:] if r["server"] == c)
+            n_left -= n_cloud
             if j in st.cloud_span:
                 cloud_end = max(cloud_end, st.cloud_span[j][1])
+            if st.store is not None:
+                edge_left[j] = len(st.trace) - before - n_cloud
         # ---- Alg. 1 line 4: A_ps, then the slot is executed
         active_cloud = [j for j, (a, b) in st.cloud_span.items() if a <= t <= b]
         blocked: set[int] = set()
@@ -407,6 +439,12 @@ def _simulate(
                 wk.remove(ch)
                 st.trace[ch.row]["completion"] = t
                 n_left -= 1
+                if st.store is not None:
+                    edge_left[ch.job] -= 1
+        if st.store is not None:  # reading 10: a complete job frees its storage
+            for j in list(st.store.held):
+                if edge_left[j] == 0 and st.cloud_span.get(j, (0, 0))[1] <= t:
+                    st.store.release(j)
     makespan = max((r[2] for r in st.runs), default=0)
     sched = EdgeCloudSchedule.build(
         inst, st.runs, ps_rows, zeta=st.zeta, algorithm=name
@@ -415,6 +453,7 @@ def _simulate(
         trace=pd.DataFrame(st.trace, columns=_TRACE_COLUMNS),
         ps_blocked=ps_blocked,
         cloud_jobs=st.cloud_jobs,
+        storage_cloud=st.storage_cloud,
         makespan=makespan,
         speed=float(speed),
         seed=seed,
@@ -500,8 +539,23 @@ def _greedy(
     if use_cloud:
         C.append((None, _q_cloud(inst, j, t, True)))  # line 4: zeta_j = 1 for d_1
     on_edge = False
+    store = st.store
+    room = store.room(j) if store is not None else None
+    u = float(inst.jobs[j].chunk_mb)
     for d in range(Dj):  # line 9
-        k = min(range(len(C)), key=lambda i: C[i][1].q)  # line 11, first min
+        ok = range(len(C))
+        if store is not None:  # reading 10: only servers with room for u_j
+            ok = [
+                i
+                for i, (w_, _q) in enumerate(C)
+                if w_ is None or store.fits(room, w_.server, u)
+            ]
+            if not ok:  # reading 11: A_online-E, edge storage full
+                st.cloud_jobs.append(j)
+                st.storage_cloud.append(j)
+                C.append((None, _q_cloud(inst, j, t, not on_edge)))
+                ok = [len(C) - 1]
+        k = min(ok, key=lambda i: C[i][1].q)  # line 11, first min
         wk, q = C[k]
         row = dict(
             job=j,
@@ -518,7 +572,7 @@ def _greedy(
             q_proc=q.proc,
             q_postpone=q.postpone,
             alpha=q.q,
-            n_candidates=len(C),
+            n_candidates=len(ok),
             zeta=wk is None and not on_edge,
         )
         if wk is None:  # lines 12-16: this and every later chunk to the cloud
@@ -542,6 +596,9 @@ def _greedy(
             break
         # lines 24-26: alpha_jd = min C_j, UPDATEVARIABLES on the HAPRF plan
         st.trace.append({**row, "server": wk.server, "worker": wk.worker})
+        if store is not None:
+            store.place(j, wk.server)
+            room[wk.server] -= u
         key = (-g, st.seq)
         wk.add(_Chunk(j, d, row["release"], p, key, g, 1.0 / Dj, len(st.trace) - 1))
         st.seq += 1

@@ -17,3 +17,23 @@ def small(seed: int) -> EdgeCloudInstance:
         n_worker_types=2,
         n_ps_types=2,
     )
+
+
+def small_storage(seed: int) -> EdgeCloudInstance:
+    """As :func:`small` with storage (Sec. VI): ``U_s`` in [60, 200] MB, so (7b) binds.
+
+    ``u_j`` is 51-82 MB (dataset / ``D_j`` with ``D_j = 2``), so an edge
+    server stores one to three chunks at a time.
+    """
+    return generate(
+        seed,
+        n_jobs=2 + seed % 2,
+        n_servers=1 + (seed // 2) % 2,
+        n_slots=24 + 2 * (seed % 4),
+        max_chunks=2,
+        slot_hours=24,
+        n_worker_types=2,
+        n_ps_types=2,
+        storage=True,
+        storage_range=(60.0, 200.0),
+    )

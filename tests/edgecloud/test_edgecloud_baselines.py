@@ -162,11 +162,3 @@ def test_same_seed_same_schedule():
         a, b = algo(inst, seed=3), algo(inst, seed=3)
         assert np.array_equal(a.runs, b.runs) and np.array_equal(a.ps, b.ps)
         assert np.array_equal(a.zeta, b.zeta)
-
-
-def test_storage_extension_not_implemented():
-    """Instances with U_s (Sec. VI) are refused rather than silently ignored."""
-    inst = generate(0, 2, 1, n_slots=60, slot_hours=8.0, max_chunks=2, storage=True)
-    for algo in BASELINES:
-        with pytest.raises(NotImplementedError, match="Sec. VI"):
-            algo(inst)

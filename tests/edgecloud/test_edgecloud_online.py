@@ -216,10 +216,3 @@ def test_speed_augmentation_scales_rates():
     check(long_enough(fast, sched), sched)
     with pytest.raises(ValueError, match="speed"):
         a_online(inst, speed=0.0)
-
-
-def test_storage_extension_not_implemented():
-    """Instances with U_s (Sec. VI) are refused rather than silently ignored."""
-    inst = generate(0, 2, 1, n_slots=60, slot_hours=8.0, max_chunks=2, storage=True)
-    with pytest.raises(NotImplementedError, match="Sec. VI"):
-        a_online(inst)
