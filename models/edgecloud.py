@@ -509,6 +509,22 @@ def start_values(
     return values
 
 
+def _best_witness(inst: EdgeCloudInstance) -> EdgeCloudSchedule | None:
+    """The checked schedule of least total JCT among all-cloud and A_online (or None)."""
+    from optsched.edgecloud.online import a_online
+
+    best, best_obj = None, math.inf
+    for make in (cloud_only, a_online):
+        sched = make(inst)
+        try:
+            obj = check(inst, sched).objective
+        except InfeasibleScheduleError:  # e.g. T too short, or past T
+            continue
+        if obj < best_obj:
+            best, best_obj = sched, obj
+    return best
+
+
 def solve_offline(
     inst: EdgeCloudInstance,
     *,
@@ -530,11 +546,14 @@ def solve_offline(
     verbose
         Show the HiGHS log.
     mip_start
-        Seed HiGHS with the all-cloud schedule
-        (:func:`~optsched.edgecloud.schedule.cloud_only`) when it passes
-        the checker (:func:`optsched.core.solver.solve` re-solves without
-        it if HiGHS returns another point than the incumbent it reports, a
-        highspy 1.16.0 defect seen on this model).
+        Seed HiGHS with the better of the all-cloud schedule
+        (:func:`~optsched.edgecloud.schedule.cloud_only`) and A_online's
+        schedule (:func:`~optsched.edgecloud.online.a_online`, seed 0), among
+        those that pass the checker at this ``T``
+        (:func:`optsched.core.solver.solve` re-solves without the start if
+        HiGHS returns another point than the incumbent it reports, a highspy
+        1.16.0 defect seen on this model).  A time-limited solve therefore
+        never reports an incumbent worse than A_online's.
 
     Returns
     -------
@@ -562,11 +581,7 @@ def solve_offline(
         )
     start = None
     if mip_start:
-        witness = cloud_only(inst)
-        try:
-            check(inst, witness)
-        except InfeasibleScheduleError:  # e.g. T too short for the cloud
-            witness = None
+        witness = _best_witness(inst)
         if witness is not None:
             start = start_values(model, inst, witness)
     res = solve(

@@ -457,9 +457,12 @@ def _natural(name: str) -> tuple:
 
 
 def get_spec(name: str) -> Experiment:
-    """The spec called ``name`` (also ``key/name`` or a unique prefix like ``fig5``)."""
+    """The spec called ``name`` (also ``key/name``, or a unique prefix like ``fig5``
+    or ``edgecloud/fig9`` when several papers have a Fig. 9)."""
     all_specs = specs()
-    name = name.split("/")[-1]
+    key, _, name = name.rpartition("/")
+    if key:
+        all_specs = {n: s for n, s in all_specs.items() if s.paper == key}
     if name in all_specs:
         return all_specs[name]
     hits = [n for n in all_specs if n.startswith(name + "_")]

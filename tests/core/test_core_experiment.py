@@ -201,6 +201,11 @@ def test_every_spec_discovered_and_lookup_errors():
     assert E.get_spec("oasis/fig5_performance_ratio") is specs["fig5_performance_ratio"]
     with pytest.raises(KeyError, match="unknown"):
         E.get_spec("fig99")
+    # two papers have a Fig. 9: the bare prefix is ambiguous, key/prefix is not
+    with pytest.raises(KeyError, match="ambiguous"):
+        E.get_spec("fig9")
+    assert E.get_spec("edgecloud/fig9").paper == "edgecloud"
+    assert E.get_spec("hetero/fig9").paper == "hetero"
 
 
 def test_cli_figure_list_run_report(tmp_path: Path, capsys, monkeypatch):
