@@ -47,7 +47,13 @@ def test_quick_run_writes_outputs_and_matches_reference(name: str, quick_run) ->
     assert not claims["ours"].astype(str).str.startswith("n/a (").any(), claims
     ref_path = DATA / SPECS[name].paper / f"{name}.quick.csv"
     if not ref_path.exists():
-        pytest.skip(f"no pre-migration reference for {name}")
+        # specs written on the declarative layer (edgecloud) have no
+        # pre-migration script; their rows are tested against independent
+        # recomputations in tests/paper_figures/test_<key>_figures.py
+        assert SPECS[name].paper not in {"oasis", "hetero"}, (
+            f"{name}: reference missing"
+        )
+        return
     ref = pd.read_csv(ref_path)
     new = pd.read_csv(res.paths[f"{name}.csv"])[
         experiment.stable_columns(res.rows, SPECS[name].volatile)

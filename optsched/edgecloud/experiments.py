@@ -1,0 +1,558 @@
+"""Experiment logic of the edge-cloud figures (specs in ``paper_figures/edgecloud``).
+
+Each task function takes one task dict of a spec's grid and returns the
+tidy rows of that task; every schedule goes through the paper's checker and
+every optimum through :func:`optsched.core.experiment.optimum`.
+
+Instance keys shared by every task (:func:`instance_size`): ``seed``,
+``n_jobs``, ``n_servers`` (edge servers; the cloud is added), ``n_slots``
+and, optionally, the generator keywords of :data:`GENERATOR_KEYS`.
+
+Horizon.  The paper takes ``T`` "large enough to complete all jobs"; the
+algorithms never look at ``T``, and at the paper's scale the edge-only
+schemes run far past the generator's ``T = 240`` (docs/edgecloud.md).  So
+every schedule is checked against the same instance with ``T`` extended to
+the makespan (:func:`until_done`; column ``past_T`` says it was needed), and
+the offline bounds of Figs. 12-13 are solved on the instance with ``T``
+extended to A_online's makespan, the same instance its schedule is checked
+on.  The ratio harness (``optsched ratios``) stays strict instead: a
+schedule past ``T`` is infeasible for that instance.
+"""
+
+from __future__ import annotations
+
+import dataclasses
+import time
+from typing import Any
+
+import numpy as np
+import pandas as pd
+from matplotlib.figure import Figure
+
+import optsched
+from optsched.core.errors import SolverError
+from optsched.core.experiment import Cells, Claim, optimum, optimum_columns
+from optsched.core.solver import solve
+
+from .instance import EdgeCloudInstance
+from .online import sped_up
+
+#: The five schemes of Sec. V-A (the registry's order).
+SCHEMES = ("a_online", "a_online_e", "srtf", "tiresias_l", "batchsche")
+#: The "four preemptive algorithms" of Figs. 9-10.
+PREEMPTIVE = ("a_online", "a_online_e", "srtf", "tiresias_l")
+LABELS = {
+    "a_online": "A_online",
+    "a_online_e": "A_online-E",
+    "srtf": "SRTF",
+    "tiresias_l": "Tiresias-L",
+    "batchsche": "BatchSche",
+}
+#: Optional ``generate`` keywords a task may carry.
+GENERATOR_KEYS = (
+    "slot_hours",
+    "max_chunks",
+    "arrival_window",
+    "n_worker_types",
+    "n_ps_types",
+)
+
+
+def instance_size(task: dict[str, Any]) -> dict[str, Any]:
+    """``generate`` keywords of a task."""
+    return {
+        "n_jobs": task["n_jobs"],
+        "n_servers": task["n_servers"],
+        "n_slots": task["n_slots"],
+        **{k: task[k] for k in GENERATOR_KEYS if k in task},
+    }
+
+
+def _generate(task: dict[str, Any]):
+    p = optsched.get_paper("edgecloud")
+    return p, p.generate(seed=task["seed"], **instance_size(task))
+
+
+def until_done(inst: EdgeCloudInstance, makespan: int) -> EdgeCloudInstance:
+    """``inst`` with ``T = max(T, makespan)`` (the paper's "T large enough")."""
+    if makespan <= inst.n_slots:
+        return inst
+    return dataclasses.replace(inst, n_slots=int(makespan))
+
+
+def checked_run(p, inst: EdgeCloudInstance, scheme: str, speed: float = 1.0):
+    """Run ``scheme`` (at ``speed``), check it on the instance extended to its makespan.
+
+    Returns ``(sched, runtime_s, evaluation, checked_instance)``; the
+    checked instance is :func:`sped_up` ``(until_done(inst, makespan), speed)``.
+    """
+    kw = {"speed": speed} if speed != 1.0 else {}
+    t0 = time.perf_counter()
+    sched = p.run(scheme, inst, **kw)
+    runtime = time.perf_counter() - t0
+    done = until_done(inst, int(sched.meta["makespan"]))
+    return sched, runtime, p.check(sped_up(done, speed), sched), done
+
+
+def edge_load(inst: EdgeCloudInstance) -> float:
+    """Offered edge load: worker-slots of all chunks at edge speed over edge capacity in ``T``.
+
+    ``sum_j D_j ceil(E_j B_j / n_j0) / (W_edge * T)``; above 1 the edge
+    alone cannot serve the jobs within ``T`` even with perfect packing.
+    """
+    D = np.array([j.chunks for j in inst.jobs], dtype=float)
+    work = float((D * inst.chunk_slots[:, 0]).sum())
+    return work / (float(inst.n_workers.sum()) * inst.n_slots)
+
+
+def _instance_columns(inst: EdgeCloudInstance, task: dict[str, Any]) -> dict[str, Any]:
+    return {
+        "n_jobs": inst.n_jobs,
+        "n_servers": len(inst.servers),
+        "n_slots": inst.n_slots,
+        "seed": task["seed"],
+        **{k: task[k] for k in GENERATOR_KEYS if k in task},
+    }
+
+
+# --------------------------------------------------------- Figs. 7-10
+#: Instance of Figs. 7-11 beside the swept keys: the paper's job and server
+#: distributions (generator defaults) with arrivals spread over 1,800 of
+#: ``T = 2000`` one-hour slots, so that the offered edge load
+#: (:func:`edge_load`) goes from about 0.2 (50 jobs) to 1.2 (300 jobs) on 100
+#: servers; at the generator's ``T = 240`` it is 9.8 (docs/edgecloud.md).
+SIM = {"n_slots": 2000, "arrival_window": 0.9}
+#: Quick grids' instance: 8-hour slots, at most 4 chunks, 2 worker and 2 PS
+#: types, so that a smoke run takes seconds (not comparable with the paper).
+SIM_QUICK = {
+    "n_slots": 100, "arrival_window": 0.5, "slot_hours": 8.0, "max_chunks": 4,
+    "n_worker_types": 2, "n_ps_types": 2,
+}  # fmt: skip
+#: Figs. 7 and 9 (J varied on 100 servers) and 8 and 10 (S varied, 300 jobs).
+BY_JOBS = {
+    "n_jobs": [50, 100, 150, 200, 250, 300],
+    "n_servers": 100,
+    "seed": list(range(5)),
+    **SIM,
+}
+BY_JOBS_QUICK = {"n_jobs": [10, 30], "n_servers": 5, "seed": [0], **SIM_QUICK}
+BY_SERVERS = {
+    "n_servers": [20, 40, 60, 80, 100],
+    "n_jobs": 300,
+    "seed": list(range(5)),
+    **SIM,
+}
+BY_SERVERS_QUICK = {"n_servers": [3, 6], "n_jobs": 20, "seed": [0], **SIM_QUICK}
+JCT_COLUMNS = [
+    "n_jobs", "n_servers", "n_slots", "seed", "scheme", "total_jct", "jct_rate",
+    "preemptions", "makespan", "past_T", "cloud_jobs", "edge_load", "runtime_s",
+]  # fmt: skip
+
+
+def jct_rate(task: dict[str, Any]) -> list[dict[str, Any]]:
+    """Figs. 7-10 rows: every scheme of ``task["schemes"]`` on one instance.
+
+    ``jct_rate`` is the total JCT over SRTF's on the same instance (Sec. V-A,
+    "Metrics"), ``preemptions`` the checker's count (a chunk resuming after
+    a gap), ``cloud_jobs`` the jobs with a chunk in the cloud, ``past_T``
+    whether the schedule needed the extended horizon (:func:`until_done`).
+    """
+    p, inst = _generate(task)
+    schemes = tuple(task.get("schemes", SCHEMES))
+    if "srtf" not in schemes:
+        schemes = (*schemes, "srtf")
+    base = _instance_columns(inst, task)
+    base["edge_load"] = edge_load(inst)
+    rows = []
+    for scheme in schemes:
+        sched, runtime, ev, _ = checked_run(p, inst, scheme)
+        cloud = sched.runs[:, 3] == inst.cloud
+        rows.append(
+            {
+                **base,
+                "scheme": scheme,
+                "total_jct": ev.objective,
+                "preemptions": ev.n_preemptions,
+                "makespan": int(sched.meta["makespan"]),
+                "past_T": bool(sched.meta["makespan"] > inst.n_slots),
+                "cloud_jobs": int(np.unique(sched.runs[cloud, 0]).size),
+                "runtime_s": runtime,
+            }
+        )
+    srtf_jct = next(r["total_jct"] for r in rows if r["scheme"] == "srtf")
+    for r in rows:
+        r["jct_rate"] = r["total_jct"] / srtf_jct
+    return rows
+
+
+def _present(df: pd.DataFrame, schemes=SCHEMES) -> list[str]:
+    have = set(df["scheme"])
+    return [s for s in schemes if s in have]
+
+
+def mean_by(df: pd.DataFrame, x: str, value: str) -> pd.DataFrame:
+    """Mean of ``value`` over seeds, ``x`` by scheme (figure points)."""
+    t = df.pivot_table(index=x, columns="scheme", values=value, aggfunc="mean")
+    return t[_present(df)]
+
+
+def reduction(df: pd.DataFrame, x: str, scheme: str, other: str) -> pd.Series:
+    """``1 - mean JCT(scheme) / mean JCT(other)`` per value of ``x``."""
+    t = mean_by(df, x, "total_jct")
+    return 1.0 - t[scheme] / t[other]
+
+
+def plot_lines(x: str, value: str, ylabel: str, title: str, schemes=SCHEMES, log=False):
+    """``df -> Figure``: mean ``value`` per ``x`` (std over seeds as bars), one line per scheme."""
+
+    def plot(df: pd.DataFrame) -> Figure:
+        fig = Figure(figsize=(6.5, 4.2), layout="constrained")
+        ax = fig.subplots()
+        for s in _present(df, schemes):
+            g = df[df["scheme"] == s].groupby(x)[value].agg(["mean", "std"])
+            ax.errorbar(
+                g.index, g["mean"], yerr=g["std"].fillna(0.0), marker="o",
+                capsize=3, label=LABELS[s],
+            )  # fmt: skip
+        if log:
+            ax.set_yscale("log")
+        ax.set_xlabel({"n_jobs": "number of jobs J", "n_servers": "edge servers S"}[x])
+        ax.set_ylabel(ylabel)
+        ax.set_title(title)
+        ax.legend()
+        return fig
+
+    return plot
+
+
+def summarize_jct(x: str):
+    """``df -> DataFrame``: mean JCT rate, preemptions and edge load per ``x``."""
+
+    def summary(df: pd.DataFrame) -> pd.DataFrame:
+        t = mean_by(df, x, "jct_rate").add_prefix("rate:")
+        t["edge_load"] = df.groupby(x)["edge_load"].mean()
+        p = mean_by(df, x, "preemptions").add_prefix("preempt:")
+        return pd.concat([t, p], axis=1)
+
+    return summary
+
+
+# --------------------------------------------------------------- Fig. 11
+UTIL_COLUMNS = [
+    "n_jobs", "n_servers", "n_slots", "seed", "scheme", "slot", "submissions",
+    "utilization", "ps_utilization", "cloud_workers", "makespan", "runtime_s",
+]  # fmt: skip
+
+
+def utilization_over_time(task: dict[str, Any]) -> list[dict[str, Any]]:
+    """Fig. 11 rows: per slot, job submissions and the checker's edge utilization.
+
+    One row per slot ``1..makespan`` of the scheme's schedule: ``submissions``
+    (jobs with ``r_j`` = slot), ``utilization`` (share of edge workers
+    training), ``ps_utilization`` (share of edge PSs serving) and
+    ``cloud_workers`` (cloud workers in use), all recomputed by the checker.
+    """
+    p, inst = _generate(task)
+    sched, runtime, ev, done = checked_run(p, inst, task["scheme"])
+    subs = np.bincount(inst.arrival, minlength=done.n_slots + 1)[1:]
+    base = {**_instance_columns(inst, task), "scheme": task["scheme"]}
+    makespan = int(sched.meta["makespan"])
+    return [
+        {
+            **base,
+            "slot": t + 1,
+            "submissions": int(subs[t]),
+            "utilization": float(ev.utilization[t]),
+            "ps_utilization": float(ev.ps_utilization[t]),
+            "cloud_workers": int(ev.cloud_workers[t]),
+            "makespan": makespan,
+            "runtime_s": runtime,
+        }
+        for t in range(done.n_slots)
+    ]
+
+
+def makespans(df: pd.DataFrame) -> pd.Series:
+    """Makespan per scheme (Fig. 11's instance)."""
+    return df.groupby("scheme")["makespan"].first()[_present(df)]
+
+
+def plot_utilization(df: pd.DataFrame) -> Figure:
+    """Fig. 11: job submissions per slot (top) and edge worker utilization (bottom)."""
+    fig = Figure(figsize=(7.0, 5.0), layout="constrained")
+    top, bottom = fig.subplots(2, 1, sharex=True, height_ratios=(1, 2))
+    first = df[df["scheme"] == _present(df)[0]]
+    top.bar(first["slot"], first["submissions"], width=1.0, color="0.4")
+    top.set_ylabel("jobs submitted")
+    for s in _present(df):
+        g = df[df["scheme"] == s]
+        bottom.plot(g["slot"], 100 * g["utilization"], label=LABELS[s], lw=1)
+    bottom.set_ylabel("edge worker utilization (%)")
+    bottom.set_xlabel("slot")
+    bottom.legend(ncols=3, fontsize="small")
+    top.set_title("Fig. 11: job submissions and resource utilization")
+    return fig
+
+
+# ----------------------------------------------------------- Figs. 12-13
+RATIO_COLUMNS = [
+    "n_jobs", "n_servers", "n_slots", "seed", "eps", "alg_objective", "makespan",
+    "paper_bound", "paper_bound_lb", "paper_bound_status", "paper_ratio",
+    "paper_ratio_hi", "lp_bound", "theorem3_ilp4", "theorem3_minlp", "d_max",
+    "opt_objective", "opt_bound", "opt_status", "ratio", "ratio_lo", "ratio_hi",
+    "kind", "alg_runtime_s", "paper_bound_runtime_s", "opt_runtime_s",
+]  # fmt: skip
+_PAPER_BOUNDS: dict[tuple, tuple] = {}
+#: Figs. 12-13's "reduced input" (Sec. V-C): 8-hour slots, ``T = 60``, at
+#: most 3 chunks per job (docs/edgecloud.md, benchmarks), speeds ``1 + eps``.
+REDUCED = {
+    "n_slots": 60, "slot_hours": 8.0, "max_chunks": 3, "eps": (0.0, 0.1, 0.25, 0.5),
+    "time_limit": 60.0, "paper_time_limit": 60.0,
+}  # fmt: skip
+REDUCED_QUICK = {
+    **REDUCED,
+    "n_slots": 40,
+    "eps": (0.0, 0.5),
+    "time_limit": 10.0,
+    "paper_time_limit": 10.0,
+}
+
+
+def paper_bound(inst: EdgeCloudInstance, time_limit: float | None) -> dict[str, Any]:
+    """The paper's Figs. 12-13 denominator: ILP (4) with ``zeta_j = 1`` (and its LP).
+
+    ``paper_bound`` is HiGHS's incumbent of the simplified ILP (4)
+    (:func:`~optsched.models.edgecloud_relax.build_ilp4` with
+    ``zeta_one=True``), ``paper_bound_lb`` its proven lower bound (equal when
+    ``paper_bound_status == "optimal"``), ``lp_bound`` the LP relaxation.
+    Every one is a lower bound on the optimum of (2) (Lemma 1 and
+    ``zeta_one`` only speed jobs up; both tested), so ``ALG /
+    paper_bound_lb`` is a certified upper bound on the true ratio.
+    """
+    from optsched.models.edgecloud_relax import build_ilp4
+
+    key = (inst.to_json(), time_limit)
+    if key not in _PAPER_BOUNDS:
+        t0 = time.perf_counter()
+        lp = solve(build_ilp4(inst, zeta_one=True, relax=True), threads=1)
+        ilp = solve(build_ilp4(inst, zeta_one=True), time_limit=time_limit, threads=1)
+        _PAPER_BOUNDS[key] = (ilp, lp, time.perf_counter() - t0)
+    ilp, lp, runtime = _PAPER_BOUNDS[key]
+    return {
+        "paper_bound": ilp.objective,
+        "paper_bound_lb": ilp.bound if ilp.status != "optimal" else ilp.objective,
+        "paper_bound_status": ilp.status,
+        "lp_bound": lp.objective,
+        "paper_bound_runtime_s": runtime,
+    }
+
+
+def competitive_ratio(task: dict[str, Any]) -> list[dict[str, Any]]:
+    """Figs. 12-13 rows: A_online at speed ``1 + eps`` for each ``eps`` of ``task["eps"]``.
+
+    ``alg_objective`` is the checker's total JCT of A_online run with
+    ``(1 + eps)``-speed workers (Definition 1); the offline problems are at
+    speed 1 on the instance extended to A_online's speed-1 makespan
+    (:func:`until_done`), so the denominators are the same for every
+    ``eps``.  Two denominators, as separate columns:
+
+    * the paper's: ``paper_ratio = ALG / paper_bound`` (ILP (4), ``zeta = 1``;
+      :func:`paper_bound`), ``paper_ratio_hi = ALG / paper_bound_lb``;
+    * ours: the exact optimum of (2) (:func:`optsched.core.experiment.optimum`,
+      time limit ``task["time_limit"]``): ``ratio`` when proven
+      (``kind == "proven"``), else the interval ``[ratio_lo, ratio_hi]``.
+      At ``eps > 0`` the faster A_online may beat the speed-1 optimum
+      (ratio < 1 is allowed), so the certification of
+      :func:`optsched.core.ratio.certify` applies to ``eps = 0`` only.
+
+    ``theorem3_ilp4 = 1 + 1/eps`` and ``theorem3_minlp = D_max (1 + 1/eps)``
+    are Theorem 3's bounds (inf at ``eps = 0``).
+    """
+    p, inst = _generate(task)
+    base_sched = p.run("a_online", inst)
+    done = until_done(inst, int(base_sched.meta["makespan"]))
+    bound = paper_bound(done, task["paper_time_limit"])
+    opt = optimum("edgecloud", done, time_limit=task["time_limit"])
+    if bound["paper_bound_lb"] > opt.objective * (1 + 1e-6) + 1e-6:
+        # a lower bound above a checked schedule's JCT: Lemma 1 or a solver is wrong
+        raise SolverError(
+            f"edgecloud {task}: ILP (4) zeta=1 bound {bound['paper_bound_lb']} exceeds "
+            f"the checked JCT {opt.objective} of the optimum's schedule"
+        )
+    d_max = max(j.chunks for j in inst.jobs)
+    rows = []
+    for eps in task["eps"]:
+        sched, runtime, ev, _ = checked_run(p, inst, "a_online", speed=1.0 + eps)
+        alg = ev.objective
+        if eps == 0:
+            cols = optimum_columns(
+                opt, "min", alg, instance=f"edgecloud {task}", algorithm="a_online"
+            )
+        else:
+            cols = optimum_columns(opt, "min")
+            lo = alg / opt.objective
+            hi = alg / opt.bound if opt.bound > 0 else np.inf
+            proven = opt.status == "optimal"
+            cols.update(
+                ratio=lo if proven else np.nan,
+                ratio_lo=lo,
+                ratio_hi=lo if proven else hi,
+                kind="proven" if proven else "interval",
+            )
+        t3 = np.inf if eps == 0 else 1.0 + 1.0 / eps
+        rows.append(
+            {
+                **_instance_columns(done, task),
+                "eps": eps,
+                "alg_objective": alg,
+                "makespan": int(sched.meta["makespan"]),
+                **bound,
+                "paper_ratio": alg / bound["paper_bound"],
+                "paper_ratio_hi": alg / bound["paper_bound_lb"],
+                "theorem3_ilp4": t3,
+                "theorem3_minlp": d_max * t3,
+                "d_max": d_max,
+                **cols,
+                "alg_runtime_s": runtime,
+            }
+        )
+    return rows
+
+
+def plot_ratio(x: str, title: str):
+    """``df -> Figure``: mean ratio per ``x``, one line per ``eps``; paper's (solid) and ours (dashed)."""
+
+    def plot(df: pd.DataFrame) -> Figure:
+        fig = Figure(figsize=(6.5, 4.2), layout="constrained")
+        ax = fig.subplots()
+        for i, (eps, g) in enumerate(df.groupby("eps")):
+            c = f"C{i}"
+            m = g.groupby(x)["paper_ratio"].mean()
+            ax.plot(
+                m.index,
+                m.values,
+                "o-",
+                color=c,
+                label=f"ε = {eps:g}: ALG / ILP (4), ζ = 1",
+            )
+            hi = g.groupby(x)["ratio_hi"].mean()
+            ax.plot(
+                hi.index,
+                hi.values,
+                "s--",
+                color=c,
+                label=f"ε = {eps:g}: ALG / OPT (2), upper",
+            )
+        ax.axhline(1.7, color="0.5", ls=":", lw=1, label="paper: < 1.7")
+        ax.set_xlabel({"n_jobs": "number of jobs J", "n_servers": "edge servers S"}[x])
+        ax.set_ylabel("competitive ratio (mean over seeds)")
+        ax.set_title(title)
+        ax.legend(fontsize="x-small", ncols=2)
+        return fig
+
+    return plot
+
+
+def summarize_ratio(x: str):
+    """``df -> DataFrame``: mean paper ratio and our ratio bounds per ``x`` and ``eps``."""
+
+    def summary(df: pd.DataFrame) -> pd.DataFrame:
+        g = df.groupby([x, "eps"])
+        t = g[["paper_ratio", "paper_ratio_hi", "ratio_lo", "ratio_hi"]].mean()
+        t["proven"] = g["kind"].apply(lambda k: int((k == "proven").sum()))
+        t["n"] = g.size()
+        return t
+
+    return summary
+
+
+# ------------------------------------------------------------ claim helpers
+def wins(
+    df: pd.DataFrame, x: str, scheme: str, others: tuple[str, ...], value="total_jct"
+) -> float:
+    """Share of the ``x`` values where ``scheme``'s mean ``value`` is below every one of ``others``."""
+    t = mean_by(df, x, value)
+    return float((t[scheme] < t[list(others)].min(axis=1)).mean())
+
+
+def trend(df: pd.DataFrame, x: str, scheme: str, value: str = "jct_rate") -> float:
+    """Mean ``value`` of ``scheme`` at the largest ``x`` minus at the smallest."""
+    s = mean_by(df, x, value)[scheme]
+    return float(s.iloc[-1] - s.iloc[0])
+
+
+def ratio_by_eps(df: pd.DataFrame, column: str = "paper_ratio") -> pd.Series:
+    """Mean ``column`` per ``eps``."""
+    return df.groupby("eps")[column].mean()
+
+
+def ratio_claims(x: str) -> list:
+    """The claims of Figs. 12-13 (sweep over ``x``), shared by both specs."""
+
+    def at(df, eps):
+        return df[df["eps"] == eps]
+
+    spread = {"n_jobs": "J", "n_servers": "S"}[x]
+    return [
+        Claim(
+            "observed ratio < 1.7 (paper's denominator ILP (4), zeta = 1; largest mean over "
+            f"{spread} and eps)",
+            "< 1.7",
+            lambda df: df.groupby([x, "eps"])["paper_ratio"].mean().max(),
+            holds=lambda v: v < 1.7,
+            fmt="{:.3f}",
+        ),
+        Claim(
+            "ours: ALG / exact optimum of (2), upper end (largest mean over "
+            f"{spread} and eps)",
+            "< 1.7",
+            lambda df: df.groupby([x, "eps"])["ratio_hi"].mean().max(),
+            holds=lambda v: v < 1.7,
+            fmt="{:.3f}",
+        ),
+        Claim(
+            "larger eps, smaller ratio (mean paper ratio per eps, smallest eps first)",
+            "decreasing",
+            lambda df: Cells(tuple(ratio_by_eps(df)), "{:.3f}"),
+            holds=lambda v: all(
+                a > b for a, b in zip(v.values[:-1], v.values[1:], strict=True)
+            ),
+        ),
+        Claim(
+            "close to optimal at eps = 0.5: mean ALG / OPT (2), upper end",
+            "close to 1",
+            lambda df: at(df, 0.5)["ratio_hi"].mean(),
+            holds=lambda v: v <= 1.1,
+            fmt="{:.3f}",
+        ),
+        Claim(
+            f"little influence of {spread}: range of the mean paper ratio over {spread} at eps = 0",
+            "small",
+            lambda df: float(
+                at(df, 0.0)
+                .groupby(x)["paper_ratio"]
+                .mean()
+                .agg(lambda s: s.max() - s.min())
+            ),
+            fmt="{:.3f}",
+        ),
+        Claim(
+            "much better than Theorem 3's D_max (1 + 1/eps) (share of eps > 0 rows, ours upper end)",
+            1.0,
+            lambda df: float(
+                (
+                    df.loc[df["eps"] > 0, "ratio_hi"]
+                    <= df.loc[df["eps"] > 0, "theorem3_minlp"]
+                ).mean()
+            ),
+            holds=lambda v: v == 1.0,
+            fmt="{:.0%}",
+        ),
+        Claim(
+            "instances with the optimum of (2) proven (ours)",
+            "-",
+            lambda df: (
+                f"{int((at(df, 0.0)['opt_status'] == 'optimal').sum())}/{len(at(df, 0.0))}"
+            ),
+        ),
+    ]

@@ -1,0 +1,72 @@
+"""Fig. 11 of Wang et al.: job submissions and resource utilization over time.
+
+The paper (Sec. V-C): *all schedulers have similar trends for different job
+submissions, and their resource utilization rapidly increases at the two
+peaks of job submission*; *the utilization of A_online and A_online-E can
+reach 100%*; *the makespan of A_online is about 0.76x and 0.74x* that of
+SRTF and Tiresias-L.
+
+One instance of Fig. 7's family (300 jobs, 100 edge servers, ``ex.SIM``),
+one task per scheme (``ex.utilization_over_time``): per slot, submissions
+and the checker's edge worker utilization.  Our arrivals are uniform (the
+Philly trace with its two peaks is not shipped), so the peak claim is not
+tested.  Quick: 20 jobs on 5 servers.
+"""
+
+from optsched.core.experiment import Claim, Experiment
+from optsched.edgecloud import experiments as ex
+
+_POINT = {"n_jobs": 300, "n_servers": 100, "seed": 0, **ex.SIM}
+
+
+def _makespan_ratio(other):
+    return lambda df: ex.makespans(df)["a_online"] / ex.makespans(df)[other]
+
+
+SPEC = Experiment(
+    name="fig11_utilization",
+    paper="edgecloud",
+    ref="Fig. 11, Sec. V-C",
+    doc=__doc__,
+    task=ex.utilization_over_time,
+    grid={**_POINT, "scheme": list(ex.SCHEMES)},
+    quick={
+        **_POINT,
+        "n_jobs": 20,
+        "n_servers": 5,
+        **ex.SIM_QUICK,
+        "scheme": list(ex.SCHEMES),
+    },
+    columns=ex.UTIL_COLUMNS,
+    sort=["scheme", "slot"],
+    plot=ex.plot_utilization,
+    summary=lambda df: df.groupby("scheme")[["makespan", "utilization"]].agg(
+        {"makespan": "first", "utilization": "max"}
+    ),
+    claims=[
+        *[
+            Claim(
+                f"utilization of {ex.LABELS[s]} reaches 100% (its maximum)",
+                1.0,
+                lambda df, s=s: df.loc[df["scheme"] == s, "utilization"].max(),
+                holds=lambda v: v >= 1.0 - 1e-9,
+                fmt="{:.0%}",
+            )
+            for s in ("a_online", "a_online_e")
+        ],
+        Claim(
+            "makespan of A_online / SRTF's",
+            0.76,
+            _makespan_ratio("srtf"),
+            holds=lambda v: abs(v - 0.76) <= 0.1,
+            fmt="{:.2f}",
+        ),
+        Claim(
+            "makespan of A_online / Tiresias-L's",
+            0.74,
+            _makespan_ratio("tiresias_l"),
+            holds=lambda v: abs(v - 0.74) <= 0.1,
+            fmt="{:.2f}",
+        ),
+    ],
+)

@@ -1,0 +1,71 @@
+"""Fig. 8 of Wang et al.: JCT rate (total JCT over SRTF's) vs the number of servers.
+
+The paper (Sec. V-C): *the performances of A_online and A_online-E are
+better than other baselines regardless of the setting of hardware*; *as the
+amount of edge resources increases, the JCT rates of A_online and BatchSche
+get larger. On the contrary, the JCT rates of A_online-E and Tiresias-L
+become smaller.*
+
+Same task and instance family as Fig. 7 (``ex.jct_rate``, ``ex.SIM``) with
+300 jobs and 20-100 edge servers (offered edge load about 6 down to 1.2).
+Rows: one per instance x scheme.  Full: 5 server counts x 5 seeds; quick:
+3 and 6 servers, 20 jobs, 1 seed.
+"""
+
+from optsched.core.experiment import Claim, Experiment
+from optsched.edgecloud import experiments as ex
+
+X = "n_servers"
+
+SPEC = Experiment(
+    name="fig8_jct_rate_servers",
+    paper="edgecloud",
+    ref="Fig. 8, Sec. V-C",
+    doc=__doc__,
+    task=ex.jct_rate,
+    grid=ex.BY_SERVERS,
+    quick=ex.BY_SERVERS_QUICK,
+    columns=ex.JCT_COLUMNS,
+    sort=[X, "seed", "scheme"],
+    plot=ex.plot_lines(
+        X,
+        "jct_rate",
+        "JCT rate (total JCT / SRTF's)",
+        "Fig. 8: JCT rate vs S",
+        log=True,
+    ),
+    summary=ex.summarize_jct(X),
+    claims=[
+        Claim(
+            "A_online-E beats SRTF and Tiresias-L (share of S values)",
+            1.0,
+            lambda df: ex.wins(df, X, "a_online_e", ("srtf", "tiresias_l")),
+            holds=lambda v: v == 1.0,
+            fmt="{:.0%}",
+        ),
+        Claim(
+            "A_online beats every other scheme (share of S values)",
+            1.0,
+            lambda df: ex.wins(
+                df, X, "a_online", ("a_online_e", "srtf", "tiresias_l", "batchsche")
+            ),
+            holds=lambda v: v == 1.0,
+            fmt="{:.0%}",
+        ),
+        *[
+            Claim(
+                f"JCT rate of {ex.LABELS[s]} {'grows' if up else 'falls'} with S (most minus fewest servers)",
+                "> 0" if up else "< 0",
+                lambda df, s=s: ex.trend(df, X, s),
+                holds=(lambda v: v > 0) if up else (lambda v: v < 0),
+                fmt="{:+.3f}",
+            )
+            for s, up in (
+                ("a_online", True),
+                ("batchsche", True),
+                ("a_online_e", False),
+                ("tiresias_l", False),
+            )
+        ],
+    ],
+)
