@@ -277,6 +277,13 @@ def makespans(df: pd.DataFrame) -> pd.Series:
     return df.groupby("scheme")["makespan"].first()[_present(df)]
 
 
+def mean_utilization(df: pd.DataFrame, until: str = "a_online_e") -> Cells:
+    """Mean edge utilization of each scheme over slots ``1..makespan(until)``."""
+    end = makespans(df)[until]
+    busy = df[df["slot"] <= end].groupby("scheme")["utilization"].mean()
+    return Cells(tuple(float(busy[s]) for s in _present(df)), "{:.0%}")
+
+
 def plot_utilization(df: pd.DataFrame) -> Figure:
     """Fig. 11: job submissions per slot (top) and edge worker utilization (bottom)."""
     fig = Figure(figsize=(7.0, 5.0), layout="constrained")
@@ -423,7 +430,7 @@ def plot_ratio(x: str, title: str):
     """``df -> Figure``: mean ratio per ``x``, one line per ``eps``; paper's (solid) and ours (dashed)."""
 
     def plot(df: pd.DataFrame) -> Figure:
-        fig = Figure(figsize=(6.5, 4.2), layout="constrained")
+        fig = Figure(figsize=(9.0, 4.2), layout="constrained")
         ax = fig.subplots()
         for i, (eps, g) in enumerate(df.groupby("eps")):
             c = f"C{i}"
@@ -447,7 +454,7 @@ def plot_ratio(x: str, title: str):
         ax.set_xlabel({"n_jobs": "number of jobs J", "n_servers": "edge servers S"}[x])
         ax.set_ylabel("competitive ratio (mean over seeds)")
         ax.set_title(title)
-        ax.legend(fontsize="x-small", ncols=2)
+        fig.legend(loc="outside right upper", fontsize="x-small")
         return fig
 
     return plot
