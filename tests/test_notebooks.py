@@ -21,6 +21,7 @@ def test_there_are_notebooks() -> None:
     assert {p.stem for p in NOTEBOOKS} >= {
         "oasis_primal_dual",
         "hetero_matching_markets",
+        "edgecloud_primal_dual",
     }
 
 
