@@ -1,0 +1,443 @@
+"""Offline model of Han et al. (Okita, UDL at the edge): exact MILP of problem (2).
+
+Exact MILP of (2a)-(2g)
+-----------------------
+Problem (2) is an MINLP: the exchange term ``pi_i y_i^r(t) s_i^{r'}(t)`` of
+Eq. (1) is bilinear (integer x binary), the completion time ``t_i`` of (2e)
+is an arg max and the latency cost ``f_i(t_i - a_i)`` is non-linear.  This
+module writes it as an exact MILP under the readings of ``docs/okita.md``
+that the checker (:mod:`optsched.okita.check`) enforces: (2a) per source
+site, chunks moved in slot ``t`` are trained in slot ``t``, (2c) exactly one
+PS in every slot of ``[a_i, t_i]`` and none outside, ``t_i`` = last slot
+with workers.  Indices: jobs ``i``, sites ``r, r'`` (0-based), resources
+``k``, slots ``t`` 1-based; every variable of job ``i`` exists only for
+``a_i <= t <= T`` (Sec. III-A; the checker also requires ``t_i <= T``).
+
+Variables:
+
+* ``y[i, r, t]`` integer in ``[0, Ybar_i^r]``: workers (``y_i^r(t)``), with
+  ``Ybar_i^r = min(min_{k: m_i^k > 0} floor(C_r^k / m_i^k),
+  max(1, ceil(E_i N_i / rho_i)))``, ``N_i = sum_r D_i^r``;
+* ``s[i, r, t]`` binary: the PS is on ``r`` (``s_i^r(t)``);
+* ``x[i, r, r']`` integer in ``[0, D_i^r]``, only for ``D_i^r > 0``:
+  chunks of site ``r`` trained on ``r'`` over the whole horizon
+  (``sum_t g_i^{rr'}(t)``; ``r = r'`` is local training);
+* ``l[i, r', t]`` integer in ``[0, N_i]``: chunks trained on ``r'`` in slot
+  ``t`` (``sum_r g_i^{rr'}(t)``);
+* ``u[i, t]`` binary: job ``i`` completes in slot ``t`` (``t_i = t``); the
+  window indicator is ``act_i(t) = sum_{t' >= t} u[i, t']`` (1 iff
+  ``a_i <= t <= t_i``, non-increasing);
+* ``e[i, r, t] >= 0`` (continuous): the exchange cost of the workers on
+  ``r``, ``q^{r p} pi_i y_i^r(t)`` with ``p`` the PS site; only where some
+  ``q^{rr'} pi_i > 0``.
+
+Constraints (component names carry the equation numbers)::
+
+    sum_{r'} x[i,r,r'] == D_i^r                              c2a_data
+    sum_t l[i,r',t] == sum_r x[i,r,r']                       c2a_balance
+    rho_i y[i,r',t] >= E_i l[i,r',t]                         c2b_workers
+    sum_r s[i,r,t] == sum_{t' >= t} u[i,t']                 c2c_one_ps_in_window
+    sum_t u[i,t] == 1                                        c2e_completion_once
+    y[i,r,t] <= Ybar_i^r sum_{t' >= t} u[i,t']               c2e_completion_upper
+    u[i,t] <= sum_r y[i,r,t]                                 c2e_completion_lower
+    sum_i m_i^k y[i,r,t] + n_i^k s[i,r,t] <= C_r^k           c2d_capacity
+    e[i,r,t] >= pi_i (q^{rr'} y[i,r,t]
+                - Ybar_i^r sum_{r''} (q^{rr'} - q^{rr''})^+ s[i,r'',t])
+                                            (every r' != r)  eq1_exchange
+    objective (2) = sum_{i,t} f_i(t - a_i) u[i,t]
+                    + sum q^{rr'} delta_i x[i,r,r'] + sum e[i,r,t]   obj
+
+(2f), (2g) and Sec. III-A hold by the variable domains.  Capacity rows that
+cannot bind (every variable at its upper bound fits) are not written.
+
+Why this is exact.  *Data.* ``g`` enters (2a), (2b) and Eq. (1) only
+through ``x = sum_t g`` (the transfer cost ``q^{rr'} delta_i`` does not
+depend on the slot) and ``l = sum_r g``.  Conversely any integer ``x, l``
+with the two balance rows come from some integer ``g``: for each ``r'``,
+list the ``x[i, r, r']`` chunks (by source) and the ``l[i, r', t]`` slots
+(by slot), both of total ``sum_r x[i, r, r']``, and cut them alike
+(:func:`extract_schedule` does this).  *Completion.* ``c2e_completion_once`` picks one slot
+``t*`` with ``u = 1``; ``act_i(t) = [t <= t*]``.  The upper rows forbid
+workers after ``t*``, the lower row puts a worker in ``t*``, so ``t*`` is the
+last slot with workers, ``t_i`` of (2e), and the latency term is
+``f_i(t_i - a_i)`` for any ``f`` (all three kinds).  *(2c).* The PS count in
+slot ``t`` is ``act_i(t)``: exactly one in ``[a_i, t_i]``, none after (none
+before by the domain).  *Exchange.* Let ``p`` be the PS site in slot ``t``.
+The row for ``r' = p`` reads ``e >= pi q^{rp} y`` (the ``s`` term vanishes:
+``(q^{rp} - q^{rp})^+ = 0``); for ``r' != p`` it reads ``e >= pi (q^{rr'} y
+- Ybar (q^{rr'} - q^{rp})^+) <= pi q^{rp} y`` (``y <= Ybar``); outside the
+window ``y = 0`` and every row is ``<= 0``.  So at every integer point the
+rows say exactly ``e >= pi q^{rp} y = pi sum_{r'} q^{rr'} y s^{r'}``
+(``q^{rr} = 0``), and since ``e`` has a positive objective coefficient and
+no other row, its least feasible value is the exchange cost of Eq. (1) (the
+big-M form ``e >= pi q^{rr'} (y - Ybar (1 - s^{r'}))`` of the issue is the
+same with the weaker coefficient ``q^{rr'}`` on every ``s^{r''}``).
+*Model -> schedule*: an integer point gives rows ``y > 0``, ``s = 1``, ``g >
+0`` that satisfy every checker constraint with checker objective at most the
+model's (equal when ``e`` is least, e.g. at an optimum).  *Schedule ->
+model*: every checker-feasible schedule whose worker counts are at most
+``Ybar`` is a point of the model with the same objective
+(:func:`start_values`).  A checker-feasible schedule with more workers on
+some ``(i, r, t)`` than ``Ybar_i^r`` has more than ``ceil(E_i N_i / rho_i)``
+there (the capacity part of ``Ybar`` is implied by (2d)); lowering that
+count to ``max(1, ceil(E_i g / rho_i))`` with ``g`` the chunks trained there
+keeps (2b), (2d), ``t_i`` and (2c) and does not increase the objective.  So
+the model contains an optimal schedule of the checker's problem and every
+model point is a checker-feasible schedule of at most its model objective:
+the optima coincide.  ((2b) is written exactly, ``rho y >= E g``; the
+checker accepts ``rho y >= E g (1 - 1e-9)``, which differs only when ``E g /
+rho`` exceeds an integer by less than ``1e-9`` relative, never with the
+generator's integer ``rho_i / E_i``.)
+
+Measured sizes: ``docs/okita.md`` ("Exact MILP"); about 3 sites x 5-10 jobs x
+20 slots is proven within 60 s (``threads=1``), 5 sites x 5 jobs only
+sometimes.
+"""
+
+from __future__ import annotations
+
+import math
+import time
+from collections import defaultdict
+
+import numpy as np
+import pyomo.environ as pyo
+from pyomo.common.collections import ComponentMap
+
+from optsched.core.errors import InfeasibleScheduleError
+from optsched.core.registry import OfflineResult
+from optsched.core.solver import solve
+from optsched.okita.check import TOL, check
+from optsched.okita.instance import OkitaInstance
+from optsched.okita.schedule import OkitaSchedule, local_first
+
+__all__ = [
+    "build_model",
+    "extract_schedule",
+    "solve_offline",
+    "start_values",
+    "worker_bound",
+]
+
+
+def worker_bound(inst: OkitaInstance) -> np.ndarray:
+    """``Ybar_i^r`` (I x R int): the upper bound of ``y_i^r(t)`` in the model.
+
+    ``min(min_{k: m_i^k > 0} floor(C_r^k / m_i^k), max(1, ceil(E_i N_i /
+    rho_i)))``; the capacity part uses the checker's tolerance, so every
+    count the checker accepts alone on an empty site is below it.
+    """
+    I_, R = inst.n_jobs, inst.n_sites
+    out = np.zeros((I_, R), dtype=np.int64)
+    for i in range(I_):
+        m = inst.m[i]
+        pos = m > 0
+        need = max(1, math.ceil(inst.epochs[i] * int(inst.D[i].sum()) / inst.rho[i]))
+        for r in range(R):
+            cap = inst.capacity[r, pos]
+            fit = np.floor((cap + TOL * np.maximum(1.0, cap)) / m[pos]).min()
+            out[i, r] = int(min(max(fit, 0), need))
+    return out
+
+
+def build_model(inst: OkitaInstance, *, relax: bool = False) -> pyo.ConcreteModel:
+    """Exact MILP of problem (2) (minimise total cost), or its LP relaxation.
+
+    Constraint components: ``c2a_data``, ``c2b_workers``,
+    ``c2c_one_ps_in_window``, ``c2d_capacity``, ``c2e_completion_once``,
+    ``c2e_completion_upper``, ``c2e_completion_lower``, ``eq1_exchange``;
+    objective ``obj`` is (2) (module docstring).  Index data are kept in
+    ``model._okita``.
+    """
+    I_, R, K, T = inst.n_jobs, inst.n_sites, inst.n_resources, inst.n_slots
+    a = inst.arrival
+    D = inst.D
+    q = inst.q
+    ybar = worker_bound(inst)
+
+    y_idx = [(i, r, t) for i in range(I_) for r in range(R) for t in range(a[i], T + 1)]
+    x_idx = [
+        (i, r, rr)
+        for i in range(I_)
+        for r in range(R)
+        if D[i, r] > 0
+        for rr in range(R)
+        if ybar[i, rr] > 0
+    ]
+    l_idx = [(i, r, t) for i, r, t in y_idx if ybar[i, r] > 0]
+    u_idx = [(i, t) for i in range(I_) for t in range(a[i], T + 1)]
+    e_idx = [
+        (i, r, t)
+        for i, r, t in y_idx
+        if ybar[i, r] > 0 and inst.pi[i] > 0 and q[r].max() > 0
+    ]
+
+    dom_int = pyo.NonNegativeReals if relax else pyo.NonNegativeIntegers
+    dom_bin = pyo.UnitInterval if relax else pyo.Binary
+    m = pyo.ConcreteModel(name="okita_relaxed" if relax else "okita")
+    m._okita = {"ybar": ybar}
+    m.Y = pyo.Set(initialize=y_idx, dimen=3, ordered=True)
+    m.X = pyo.Set(initialize=x_idx, dimen=3, ordered=True)
+    m.L = pyo.Set(initialize=l_idx, dimen=3, ordered=True)
+    m.U = pyo.Set(initialize=u_idx, dimen=2, ordered=True)
+    m.E = pyo.Set(initialize=e_idx, dimen=3, ordered=True)
+    m.y = pyo.Var(m.Y, domain=dom_int, bounds=lambda _, i, r, t: (0, int(ybar[i, r])))
+    m.s = pyo.Var(m.Y, domain=dom_bin)
+    m.x = pyo.Var(m.X, domain=dom_int, bounds=lambda _, i, r, rr: (0, int(D[i, r])))
+    m.l = pyo.Var(m.L, domain=dom_int, bounds=lambda _, i, r, t: (0, int(D[i].sum())))
+    m.u = pyo.Var(m.U, domain=dom_bin)
+    m.e = pyo.Var(m.E, domain=pyo.NonNegativeReals)
+
+    x_src: dict[tuple[int, int], list] = defaultdict(list)
+    x_dst: dict[tuple[int, int], list] = defaultdict(list)
+    for i, r, rr in x_idx:
+        x_src[i, r].append(m.x[i, r, rr])
+        x_dst[i, rr].append(m.x[i, r, rr])
+    l_dst: dict[tuple[int, int], list] = defaultdict(list)
+    for i, r, t in l_idx:
+        l_dst[i, r].append(m.l[i, r, t])
+
+    def act(i: int, t: int):
+        return pyo.quicksum(m.u[i, tt] for tt in range(t, T + 1))
+
+    # objective (2): latency by completion indicators + Eq. (1)
+    lat = [(float(inst.jobs[i].cost.value(t - a[i])), m.u[i, t]) for i, t in u_idx]
+    transfer = [
+        (float(inst.delta[i] * q[r, rr]), m.x[i, r, rr])
+        for i, r, rr in x_idx
+        if q[r, rr] > 0 and inst.delta[i] > 0
+    ]
+    m.obj = pyo.Objective(
+        expr=pyo.quicksum(c * v for c, v in lat + transfer)
+        + pyo.quicksum(m.e[k] for k in e_idx),
+        sense=pyo.minimize,
+    )
+
+    # (2a) per source site, and the per-slot loads l = sum_r g
+    m.c2a_data = pyo.Constraint(
+        [(i, r) for i in range(I_) for r in range(R) if D[i, r] > 0],
+        rule=lambda _, i, r: pyo.quicksum(x_src[i, r]) == int(D[i, r]),
+    )
+    m.c2a_balance = pyo.Constraint(
+        list(l_dst),
+        rule=lambda _, i, rr: (
+            pyo.quicksum(l_dst[i, rr]) == pyo.quicksum(x_dst.get((i, rr), []))
+        ),
+    )
+    # (2b)
+    m.c2b_workers = pyo.Constraint(
+        m.L,
+        rule=lambda _, i, rr, t: (
+            float(inst.rho[i]) * m.y[i, rr, t] >= int(inst.epochs[i]) * m.l[i, rr, t]
+        ),
+    )
+    # (2c) one PS in every slot of [a_i, t_i], none after
+    m.c2c_one_ps_in_window = pyo.Constraint(
+        m.U,
+        rule=lambda _, i, t: pyo.quicksum(m.s[i, r, t] for r in range(R)) == act(i, t),
+    )
+    # (2e) completion indicators
+    m.c2e_completion_once = pyo.Constraint(
+        range(I_),
+        rule=lambda _, i: pyo.quicksum(m.u[i, t] for t in range(a[i], T + 1)) == 1,
+    )
+    m.c2e_completion_upper = pyo.Constraint(
+        [(i, r, t) for i, r, t in y_idx if t > a[i] and ybar[i, r] > 0],
+        rule=lambda _, i, r, t: m.y[i, r, t] <= int(ybar[i, r]) * act(i, t),
+    )
+    m.c2e_completion_lower = pyo.Constraint(
+        m.U,
+        rule=lambda _, i, t: m.u[i, t] <= pyo.quicksum(m.y[i, r, t] for r in range(R)),
+    )
+    # (2d) capacity (rows that cannot bind are skipped)
+    rows = {}
+    for r in range(R):
+        for t in range(1, T + 1):
+            jobs = [i for i in range(I_) if a[i] <= t]
+            for k in range(K):
+                cap = float(inst.capacity[r, k])
+                most = sum(inst.m[i, k] * ybar[i, r] + inst.n[i, k] for i in jobs)
+                if most <= cap:
+                    continue
+                rows[r, t, k] = (
+                    pyo.quicksum(
+                        float(inst.m[i, k]) * m.y[i, r, t]
+                        + float(inst.n[i, k]) * m.s[i, r, t]
+                        for i in jobs
+                        if inst.m[i, k] > 0 or inst.n[i, k] > 0
+                    )
+                    <= cap
+                )
+    m.c2d_capacity = pyo.Constraint(list(rows), rule=lambda _, r, t, k: rows[r, t, k])
+
+    # Eq. (1) exchange: e >= pi (q^{rr'} y - Ybar sum_r'' (q^{rr'} - q^{rr''})^+ s^{r''})
+    ex_rows = [(i, r, t, rr) for i, r, t in e_idx for rr in range(R) if q[r, rr] > 0]
+
+    def exchange(_, i, r, t, rr):
+        pi, yb = float(inst.pi[i]), int(ybar[i, r])
+        drop = [
+            (q[r, rr] - q[r, r2], m.s[i, r2, t])
+            for r2 in range(R)
+            if q[r, rr] > q[r, r2]
+        ]
+        return m.e[i, r, t] >= pi * (
+            float(q[r, rr]) * m.y[i, r, t]
+            - yb * pyo.quicksum(float(c) * v for c, v in drop)
+        )
+
+    m.eq1_exchange = pyo.Constraint(ex_rows, rule=exchange)
+    return m
+
+
+def extract_schedule(model: pyo.ConcreteModel, inst: OkitaInstance) -> OkitaSchedule:
+    """Rows ``y > 0``, ``s = 1``, ``g > 0`` of a solved (integer) model, rounded.
+
+    ``g`` is cut from ``x`` and ``l`` (module docstring): for each job and
+    destination ``r'`` the chunks ``x[i, r, r']`` in source order fill the
+    slots ``l[i, r', t]`` in slot order.
+    """
+
+    def val(v) -> int:
+        return int(round(v.value)) if v.value is not None else 0
+
+    workers = [(i, t, r, val(v)) for (i, r, t), v in model.y.items() if val(v) > 0]
+    ps = [(i, t, r) for (i, r, t), v in model.s.items() if val(v) > 0]
+    sources: dict[tuple[int, int], list[list[int]]] = defaultdict(list)
+    for (i, r, rr), v in model.x.items():
+        if val(v) > 0:
+            sources[i, rr].append([r, val(v)])
+    data = []
+    for (i, rr, t), v in model.l.items():
+        need = val(v)
+        src = sources.get((i, rr), [])
+        while need > 0 and src:
+            r, have = src[0]
+            take = min(have, need)
+            data.append((i, t, r, rr, take))
+            need -= take
+            src[0][1] -= take
+            if src[0][1] == 0:
+                src.pop(0)
+        if need > 0:  # l and x disagree: an invalid point; the checker rejects
+            data.append((i, t, rr, rr, need))
+    return OkitaSchedule.build(
+        sorted(workers), sorted(ps), sorted(data), algorithm="milp"
+    )
+
+
+def start_values(
+    model: pyo.ConcreteModel, inst: OkitaInstance, sched: OkitaSchedule
+) -> ComponentMap:
+    """The point of :func:`build_model` that a checker-feasible ``sched`` maps to.
+
+    Every variable gets a value (``e`` its least feasible value, the
+    exchange cost of Eq. (1)), so the model objective at this point equals
+    the checker's objective of ``sched``.
+
+    Raises
+    ------
+    ValueError
+        If ``sched`` has a row the model has no variable for, or more workers
+        than ``Ybar_i^r`` (then lower them first, module docstring).
+    """
+    values = ComponentMap((v, 0.0) for v in model.component_data_objects(pyo.Var))
+    ybar = model._okita["ybar"]
+
+    def put(var, key, x):
+        if key not in var:
+            raise ValueError(f"schedule row {key} has no variable in the model")
+        values[var[key]] = float(x)
+
+    y = {}
+    for i, t, r, c in np.asarray(sched.workers).tolist():
+        if c > ybar[i, r]:
+            raise ValueError(
+                f"job {i}, site {r}, slot {t}: {c} workers > Ybar = {ybar[i, r]}"
+            )
+        if c > 0:
+            put(model.y, (i, r, t), c)
+            y[i, r, t] = c
+    ps = {}
+    for i, t, r in np.asarray(sched.ps).tolist():
+        put(model.s, (i, r, t), 1)
+        ps[i, t] = r
+    x: dict[tuple[int, int, int], int] = defaultdict(int)
+    load: dict[tuple[int, int, int], int] = defaultdict(int)
+    for i, t, r, rr, c in np.asarray(sched.data).tolist():
+        if c > 0:
+            x[i, r, rr] += c
+            load[i, rr, t] += c
+    for key, c in x.items():
+        put(model.x, key, c)
+    for key, c in load.items():
+        put(model.l, key, c)
+    completion = sched.completion(inst.n_jobs)
+    for i in range(inst.n_jobs):
+        put(model.u, (i, int(completion[i])), 1)
+    q, pi = inst.q, inst.pi
+    for i, r, t in model.E:
+        c = y.get((i, r, t), 0)
+        values[model.e[i, r, t]] = float(pi[i] * q[r, ps[i, t]] * c) if c else 0.0
+    return values
+
+
+def solve_offline(
+    inst: OkitaInstance,
+    *,
+    time_limit: float | None = 60.0,
+    threads: int | None = None,
+    verbose: bool = False,
+    mip_start: bool = True,
+) -> OfflineResult:
+    """Offline optimum of (2) by HiGHS.
+
+    Parameters
+    ----------
+    inst
+        The instance.
+    time_limit
+        HiGHS wall-clock limit in seconds (None = none).
+    threads
+        HiGHS threads (None = HiGHS default).
+    verbose
+        Show the HiGHS log.
+    mip_start
+        Seed HiGHS with :func:`~optsched.okita.schedule.local_first` when the
+        checker accepts it (and its worker counts are within ``Ybar``).
+
+    Returns
+    -------
+    OfflineResult
+        ``objective`` is the checker's total cost of the incumbent (NaN when
+        there is none), ``bound`` HiGHS's lower bound, ``status`` from
+        :func:`optsched.core.solver.solve` (``optimal`` only when proven),
+        ``runtime`` the wall time of build + solve.
+
+    Raises
+    ------
+    optsched.InfeasibleScheduleError
+        If the incumbent fails the checker (a model bug, never expected).
+    """
+    began = time.perf_counter()
+    if inst.n_jobs == 0:
+        sched = OkitaSchedule.build(algorithm="milp")
+        return OfflineResult(0.0, 0.0, "optimal", time.perf_counter() - began, sched)
+    model = build_model(inst)
+    start = None
+    if mip_start:
+        witness = local_first(inst)
+        try:
+            check(inst, witness)
+            start = start_values(model, inst, witness)
+        except (InfeasibleScheduleError, ValueError):
+            start = None
+    res = solve(
+        model, time_limit=time_limit, threads=threads, verbose=verbose, start=start
+    )
+    objective, sched = math.nan, None
+    if res.has_solution:
+        sched = extract_schedule(model, inst)
+        objective = check(inst, sched).objective
+    return OfflineResult(
+        objective, res.bound, res.status, time.perf_counter() - began, sched
+    )
