@@ -12,7 +12,7 @@ from pathlib import Path
 import nbformat
 import pytest
 
-from tools.run_notebooks import strip_volatile
+from tools.run_notebooks import strip_volatile, write_atomic
 
 NOTEBOOKS = sorted((Path(__file__).resolve().parents[1] / "notebooks").glob("*.ipynb"))
 
@@ -55,3 +55,16 @@ def test_strip_volatile_removes_counts_and_timings() -> None:
     assert out.cells[0].outputs[0]["execution_count"] is None
     assert "execution" not in out.cells[0].metadata
     assert "language_info" not in out.metadata
+
+
+def test_write_atomic_keeps_the_file_mode(tmp_path: Path) -> None:
+    """Rewriting a notebook in place keeps its permissions (mkstemp makes 0600)."""
+    path = tmp_path / "nb.ipynb"
+    nb = nbformat.v4.new_notebook()
+    nbformat.write(nb, path)
+    path.chmod(0o644)
+    nb.cells = [nbformat.v4.new_markdown_cell("hello")]
+    write_atomic(nb, path)
+    assert path.stat().st_mode & 0o777 == 0o644
+    assert nbformat.read(path, as_version=4).cells[0].source == "hello"
+    assert [p.name for p in tmp_path.iterdir()] == ["nb.ipynb"]

@@ -14,6 +14,7 @@ from __future__ import annotations
 
 import argparse
 import os
+import shutil
 import sys
 import tempfile
 from pathlib import Path
@@ -45,11 +46,22 @@ def execute(path: Path, timeout: int) -> None:
         kernel_name="python3",
         resources={"metadata": {"path": str(path.parent)}},
     ).execute()
-    strip_volatile(nb)
+    write_atomic(strip_volatile(nb), path)
+
+
+def write_atomic(nb: nbformat.NotebookNode, path: Path) -> None:
+    """Write ``nb`` to ``path`` through a temporary file, keeping ``path``'s mode.
+
+    ``mkstemp`` creates the temporary file with mode 0600; without copying
+    the old file's permissions the notebook would become unreadable to
+    other users after ``make notebooks``.
+    """
     fd, tmp = tempfile.mkstemp(dir=path.parent, prefix=f".{path.name}.", suffix=".tmp")
     os.close(fd)
     try:
         nbformat.write(nb, tmp)
+        if path.exists():
+            shutil.copymode(path, tmp)
         os.replace(tmp, path)
     finally:
         Path(tmp).unlink(missing_ok=True)
