@@ -1,0 +1,540 @@
+"""Okita: the online algorithm of Han et al. (Sec. IV, Alg. 1-3).
+
+In every slot ``t`` (Alg. 1) Okita adds the jobs arriving in ``t`` to the
+uncompleted set ``J_a``; for each job of ``J_a`` it enumerates the number of
+workers ``N_i(t) = 1 .. ceil(E_i M_i(t) / rho_i)`` with the execution time
+``l_i = ceil(E_i M_i(t) / rho_i / N_i(t))`` and calls ``OSF`` (placement
+``PA`` of Alg. 2 with the metric ``Q_i^r(t)`` of Eq. (6), then data
+transmission ``DTA`` of Alg. 3) on the full capacities ``C_r^k``; it keeps
+the ``N_i(t)`` with the smallest ``bcost + f_i(duration)`` (line 9); it sorts
+``J_a`` by decreasing priority ``O_i(t)`` of Eq. (4) and, in that order,
+places each job's tentative schedule, or on a resource conflict (line 14)
+compares migrating (``OSF`` on the available resources ``Av``) with delaying
+(lines 15-20); finally it computes the workload ``d_i^r(t)`` of the chosen
+workers, moves data by ``DTA``, updates ``Av`` and the remaining data
+``M_i^r`` (Eq. (3)), and removes completed jobs (``M_i = 0``).
+
+Readings adopted where the pseudo-code is ambiguous (line numbers of the
+seed's Alg. 1-3; also in ``docs/okita.md``, "Okita readings"):
+
+1. **Durations (Alg. 1 lines 9, 16, 17).**  A job trained in the ``l_i``
+   slots ``t .. t + l_i - 1`` completes in ``t_i = t + l_i - 1``; the
+   objective and the checker charge ``f_i(t_i - a_i)``.  So line 9 compares
+   ``bcost + f_i(t + l_i - 1 - a_i)`` and lines 16-17 use ``f_i(t + l_i^* -
+   1 - a_i)`` and ``f_i(t + 2 l_i^* - 1 - a_i)`` (the printed ``t + l_i -
+   a_i`` is one slot more; ``printed_duration=True`` uses the print).
+   Ties in line 9 go to the smallest ``N_i(t)``.
+2. **Workload ``d_i^r(t)`` (Alg. 1 lines 22, 35).**  One worker trains
+   ``rho_i / E_i`` chunks per slot ((2b)), so site ``r`` can train
+   ``cap_r = floor(rho_i y_i^r(t) / E_i)`` chunks.  ``d_i^r(t)`` takes the
+   site's own remaining chunks first, ``min(cap_r, M_i^r(t))``, then the
+   chunks still unassigned (``M_i(t)`` minus those) fill the spare
+   ``cap_r - d_i^r`` in site order.  So ``sum_r d_i^r(t) = min(sum_r cap_r,
+   M_i(t))`` and no chunk moves that could be trained where it lies.
+3. **DTA line 7.**  Printed ``g_i^{r r_j}(t) = min{H^{r_j} - sum_{r'}
+   g^{r' r'}, -H^r - sum_{j'<j} g^{r r_{j'}}}`` with ``r`` the site short of
+   data.  Read: data moves *from* the surplus site ``r_j`` *to* ``r``:
+   ``g_i^{r_j r}(t) = min{H^{r_j} - sum_{r' != r_j} g_i^{r_j r'}(t), -H^r -
+   sum_{j' < j} g_i^{r_{j'} r}(t)}`` (what ``r_j`` has left after earlier
+   deficits, what ``r`` still lacks).  Line 4 sorts the sources by the cost
+   of the move, ``q^{r_j r}`` non-decreasing (ties: site index).  Deficit
+   sites are served in site order (line 2).  The local part ``g_i^{rr}(t) =
+   min(d_i^r(t), M_i^r(t))`` (no cost, ``q^{rr} = 0``) is written too: the
+   schedule's (2a) needs it.
+4. **PA (Alg. 2).**  ``A_i^r(t) = min_k floor((U_r^k - n_i^k [r = r~]) /
+   m_i^k)`` over the ``k`` with ``m_i^k > 0`` (``m_i^k = 0``: no limit),
+   at least 0; a PS site ``r~`` is skipped when the PS itself does not fit
+   (``U_{r~}^k < n_i^k`` for some ``k``, (5b)).  Line 3 is read ``y = 0, s =
+   0`` on every site, then ``s^{r~} = 1``.  Sites are sorted by decreasing
+   ``Q`` (ties: site index).  Line 12's ``<=`` is kept: among PS sites of
+   equal cost the *last* one wins.  No feasible PS site: ``cost = inf`` and
+   ``y = s = 0`` (line 1's initial values).
+5. **Q metric (Eq. (6)).**  Terms with a zero denominator are 0: a
+   resource with ``C_r^k = 0``, a site with ``D_i^r = 0``, and the
+   bandwidth term when ``R = 1``.  ``U`` is ``PA``'s input (``C`` in line 7,
+   ``Av`` in line 15).
+6. **Priority (Eq. (4), Sec. V-C).**  ``max_{J_a}`` over the uncompleted
+   arrived jobs; a zero maximum makes the first term 0.  When every job of
+   the instance has the piecewise cost, the first term is Sec. V-C's
+   ``alpha_1 min((t - a_i - c_i) / max_{J_a}(t - a_j - c_j), 0)`` (0 when
+   that maximum is <= 0, which the print leaves undefined or positive);
+   otherwise Eq. (4) with ``tau_i`` = the cost's first parameter.  Sorted
+   decreasing, ties by job index.
+7. **Migrate or delay (lines 14-20).**  A conflict is ``Av_r^k(t) - (m_i^k
+   y_i^r + n_i^k s_i^r) < 0`` for some ``r, k`` (tolerance ``1e-9``).
+   Because ``f_i`` is non-decreasing, ``cost2 >= cost1`` whenever the
+   migration is feasible, so line 18 (``cost1 > cost2``) only delays when
+   ``OSF`` on ``Av`` finds no placement with ``N_i^*(t)`` workers
+   (``cost1 = inf``); then PA's ``y = s = 0`` is the same delay.  A job for
+   which even line 7 (full capacities) finds no ``N_i(t)`` waits too.
+8. **PS while delayed (``keep_ps_on_delay=True``, a deviation).**  Line 19
+   drops the PS, which the strict (2c) of the checker forbids inside
+   ``[a_i, t_i]``.  With ``keep_ps_on_delay`` (default) a job that is
+   delayed (line 19) or waits keeps its PS alone, at that moment of the
+   priority loop (so jobs of lower priority see it as occupied): on its
+   last PS site if the PS fits in ``Av``, else on the first site where it
+   fits (a job that never had a PS gets one this way).  It uses capacity but
+   costs nothing (no workers, Eq. (1)).  If it fits nowhere, ``(job,
+   slot)`` is recorded in ``meta["ps_gaps"]`` and ``meta["ps_every_slot"]``
+   is False: check that schedule with ``check(..., ps_every_slot=False)``.
+   ``keep_ps_on_delay=False`` is the print (line 19: ``y = s = 0``); every
+   delay is then a gap.
+9. **Horizon.**  Slots go on past ``T`` until every job completes (rows
+   past ``T`` are kept; the checker rejects them); ``meta["makespan"]`` is
+   the last slot with workers and ``meta["horizon_exceeded"]`` says whether
+   it exceeds ``T``.  ``max_slots`` (default ``10 T + 1000``) guards against
+   a job that can never progress (``rho_i < E_i`` workers whose floor is 0);
+   it raises ``RuntimeError``.
+
+The algorithm draws no random numbers; ``seed`` is recorded in ``meta`` for
+the common interface only.
+"""
+
+from __future__ import annotations
+
+import math
+from dataclasses import dataclass, field
+from typing import Any
+
+import numpy as np
+
+from .instance import EPS, OkitaInstance
+from .schedule import OkitaSchedule
+
+INF = math.inf
+
+
+# --------------------------------------------------------------------------
+# Metrics
+# --------------------------------------------------------------------------
+
+
+def q_metric(
+    U: np.ndarray,
+    C: np.ndarray,
+    q: np.ndarray,
+    pi: float,
+    M: np.ndarray,
+    D: np.ndarray,
+    *,
+    beta1: float = 1.0,
+    beta2: float = 1.0,
+    beta3: float = 1.0,
+) -> np.ndarray:
+    """``Q_i^r(t)`` of Eq. (6) for every site ``r`` (reading 5).
+
+    ``beta1 mean_k(U_r^k / C_r^k) - beta2 sum_r' q^{rr'} pi_i / (R - 1) +
+    beta3 M_i^r(t) / D_i^r``; ``U``, ``C`` are (R, K), ``q`` (R, R), ``M``,
+    ``D`` (R,).  Zero denominators give a zero term.
+    """
+    U = np.asarray(U, dtype=float)
+    C = np.asarray(C, dtype=float)
+    R, K = C.shape
+    with np.errstate(divide="ignore", invalid="ignore"):
+        res = np.where(C > 0, U / np.where(C > 0, C, 1.0), 0.0).sum(axis=1) / K
+        M = np.asarray(M, dtype=float)
+        D = np.asarray(D, dtype=float)
+        data = np.where(D > 0, M / np.where(D > 0, D, 1.0), 0.0)
+    bw = np.asarray(q, dtype=float).sum(axis=1) * pi / (R - 1) if R > 1 else 0.0
+    return beta1 * res - beta2 * bw + beta3 * data
+
+
+def priority(
+    t: int,
+    arrival: np.ndarray,
+    tau: np.ndarray,
+    remaining: np.ndarray,
+    total: np.ndarray,
+    *,
+    alpha1: float = 1.0,
+    alpha2: float = 1.0,
+    c: np.ndarray | None = None,
+) -> np.ndarray:
+    """``O_i(t)`` of Eq. (4) for the jobs of ``J_a`` (reading 6).
+
+    ``arrival``, ``tau``, ``remaining`` (``M_i(t)``), ``total`` (``sum_r
+    D_i^r``) are per job of ``J_a``.  With ``c`` (the piecewise cost's
+    segment points) the first term is Sec. V-C's ``alpha1 min((t - a_i -
+    c_i) / max_j (t - a_j - c_j), 0)``.
+    """
+    a = np.asarray(arrival, dtype=float)
+    if c is None:
+        w = np.asarray(tau, dtype=float) * (t - a)
+        top = w.max() if len(w) else 0.0
+        first = w / top if top > 0 else np.zeros_like(w)
+    else:
+        w = t - a - np.asarray(c, dtype=float)
+        top = w.max() if len(w) else 0.0
+        first = np.minimum(w / top, 0.0) if top > 0 else np.zeros_like(w)
+    rem = np.asarray(remaining, dtype=float) / np.asarray(total, dtype=float)
+    return alpha1 * first - alpha2 * rem
+
+
+# --------------------------------------------------------------------------
+# Alg. 2 (PA), Alg. 3 (DTA), workload, OSF
+# --------------------------------------------------------------------------
+
+
+def pa(
+    U: np.ndarray,
+    C: np.ndarray,
+    q: np.ndarray,
+    pi: float,
+    M: np.ndarray,
+    D: np.ndarray,
+    m: np.ndarray,
+    n: np.ndarray,
+    N: int,
+    l: int,
+    *,
+    beta1: float = 1.0,
+    beta2: float = 1.0,
+    beta3: float = 1.0,
+) -> tuple[float, np.ndarray, np.ndarray]:
+    """Alg. 2: place ``N`` workers and one PS on the available ``U`` (reading 4).
+
+    Returns ``(cost, y, s)``: ``cost = l sum_r q^{r r~} pi y^r`` of the
+    cheapest PS site ``r~`` that meets ``N`` (``inf`` and zeros if none),
+    ``y`` (R,) ints, ``s`` (R,) 0/1 ints.
+    """
+    U = np.asarray(U, dtype=float)
+    m = np.asarray(m, dtype=float)
+    n = np.asarray(n, dtype=float)
+    q = np.asarray(q, dtype=float)
+    R = U.shape[0]
+    Q = q_metric(U, C, q, pi, M, D, beta1=beta1, beta2=beta2, beta3=beta3)
+    order = np.array(sorted(range(R), key=lambda r: (-Q[r], r)), dtype=np.int64)
+    pos = m > 0
+
+    def assignable(free: np.ndarray) -> np.ndarray:
+        """``A_i^r(t)`` for rows of free capacity (``m_i^k = 0``: no limit)."""
+        a = np.floor((free[..., pos] + EPS) / m[pos]).min(axis=-1)
+        return np.maximum(a, 0).astype(np.int64)
+
+    A0 = assignable(U)
+    best = (INF, np.zeros(R, dtype=np.int64), np.zeros(R, dtype=np.int64))
+    for ps in range(R):  # line 2
+        if np.any(U[ps] - n < -EPS):
+            continue  # the PS itself does not fit (5b)
+        A = A0.copy()
+        A[ps] = assignable(U[ps] - n)  # line 6
+        a_sorted = A[order]
+        before = np.concatenate(([0], np.cumsum(a_sorted)[:-1]))
+        y = np.zeros(R, dtype=np.int64)
+        y[order] = np.clip(N - before, 0, a_sorted)  # lines 9-11
+        cost = l * float(np.sum(q[:, ps] * pi * y))
+        if cost <= best[0] and y.sum() >= N:  # lines 12-14
+            s = np.zeros(R, dtype=np.int64)
+            s[ps] = 1
+            best = (cost, y, s)
+    return best
+
+
+def workload(y: np.ndarray, M: np.ndarray, rho: float, E: int) -> np.ndarray:
+    """``d_i^r(t)`` from the workers ``y`` and remaining data ``M`` (reading 2)."""
+    y = np.asarray(y, dtype=np.int64)
+    M = np.asarray(M, dtype=np.int64)
+    cap = np.floor(rho * y / E + EPS).astype(np.int64)
+    d = np.minimum(cap, M)
+    left = int(M.sum() - d.sum())
+    for r in range(len(d)):
+        if left <= 0:
+            break
+        add = min(int(cap[r] - d[r]), left)
+        d[r] += add
+        left -= add
+    return d
+
+
+def dta(
+    M: np.ndarray, d: np.ndarray, q: np.ndarray, delta: float
+) -> tuple[float, np.ndarray]:
+    """Alg. 3: move data so every site has its workload ``d`` (reading 3).
+
+    ``H^r = M^r - d^r``; each site short of data (``H^r < 0``, site order)
+    takes chunks from the sites with surplus, cheapest ``q^{r_j r}`` first.
+    Returns ``(cost, g)``, ``cost = sum q^{rr'} delta g^{rr'}``, ``g`` (R, R)
+    with ``g[src, dst]``; the diagonal holds the locally trained chunks.
+    Requires ``sum d <= sum M``.
+    """
+    M = np.asarray(M, dtype=np.int64)
+    d = np.asarray(d, dtype=np.int64)
+    q = np.asarray(q, dtype=float)
+    R = len(M)
+    H = M - d
+    g = np.zeros((R, R), dtype=np.int64)
+    for r in range(R):
+        if H[r] < 0:
+            srcs = sorted(range(R), key=lambda s: (q[s, r], s))
+            for s in srcs:
+                if H[s] > 0:
+                    sent = int(g[s].sum() - g[s, s])
+                    got = int(g[:, r].sum() - g[r, r])
+                    g[s, r] = min(int(H[s]) - sent, int(-H[r]) - got)
+    np.fill_diagonal(g, np.minimum(d, M))
+    if np.any(g.sum(axis=0) != d):
+        raise ValueError(f"DTA: workload {d.tolist()} exceeds the data {M.tolist()}")
+    cost = float(np.sum(q * delta * g))
+    return cost, g
+
+
+@dataclass
+class _Plan:
+    """One job's schedule for the slot: cost, workers, PS, workload, moves."""
+
+    cost: float
+    y: np.ndarray
+    s: np.ndarray
+    d: np.ndarray | None = None
+    g: np.ndarray | None = None
+    extra: dict[str, Any] = field(default_factory=dict)
+
+
+def _osf(
+    inst: OkitaInstance,
+    i: int,
+    M: np.ndarray,
+    U: np.ndarray,
+    N: int,
+    l: int,
+    betas: dict[str, float],
+) -> _Plan:
+    """``OSF`` (Alg. 1 lines 32-38): PA, then workload and DTA."""
+    bc1, y, s = pa(
+        U, inst.capacity, inst.q, inst.pi[i], M, inst.D[i],
+        inst.m[i], inst.n[i], N, l, **betas,
+    )  # fmt: skip
+    if not math.isfinite(bc1):
+        return _Plan(INF, y, s)
+    d = workload(y, M, inst.rho[i], int(inst.epochs[i]))
+    bc2, g = dta(M, d, inst.q, inst.delta[i])
+    return _Plan(bc1 + bc2, y, s, d, g)
+
+
+def _fits(Av: np.ndarray, need: np.ndarray) -> bool:
+    return bool(np.all(Av - need >= -EPS * np.maximum(1.0, np.abs(Av))))
+
+
+def _keep(
+    inst: OkitaInstance,
+    i: int,
+    t: int,
+    Av: np.ndarray,
+    last_ps: np.ndarray,
+    keep: bool,
+    ps_rows: list[tuple[int, int, int]],
+    ps_gaps: list[tuple[int, int]],
+    trace: list[dict[str, Any]],
+) -> None:
+    """Reading 8: a waiting or delayed job keeps (or gets) a PS alone."""
+    if keep:
+        cands = [int(last_ps[i])] if last_ps[i] >= 0 else []
+        for r in cands + list(range(inst.n_sites)):
+            if _fits(Av[r], inst.n[i]):
+                Av[r] -= inst.n[i]
+                ps_rows.append((i, t, r))
+                last_ps[i] = r
+                trace[-1]["s"] = r
+                return
+    ps_gaps.append((i, t))
+
+
+# --------------------------------------------------------------------------
+# Alg. 1
+# --------------------------------------------------------------------------
+
+
+def okita(
+    inst: OkitaInstance,
+    *,
+    alpha1: float = 1.0,
+    alpha2: float = 1.0,
+    beta1: float = 1.0,
+    beta2: float = 1.0,
+    beta3: float = 1.0,
+    keep_ps_on_delay: bool = True,
+    printed_duration: bool = False,
+    seed: int = 0,
+    max_slots: int | None = None,
+) -> OkitaSchedule:
+    """Run Okita (Alg. 1 with OSF, PA, DTA) on ``inst``.
+
+    Parameters
+    ----------
+    alpha1, alpha2
+        Proportional factors of ``O_i(t)`` (Eq. (4)); the paper gives no
+        values (Fig. 11 varies their ratio), default 1, 1.
+    beta1, beta2, beta3
+        Proportional factors of ``Q_i^r(t)`` (Eq. (6)); default 1, 1, 1.
+    keep_ps_on_delay
+        Reading 8: keep a PS for waiting and delayed jobs so the strict
+        (2c) holds (default); ``False`` is line 19 as printed.
+    printed_duration
+        Reading 1: ``True`` uses the printed ``f_i(t + l_i - a_i)``.
+    seed
+        Unused (no randomness); recorded in ``meta``.
+    max_slots
+        Safety bound on the slots simulated (default ``10 T + 1000``).
+
+    Returns
+    -------
+    OkitaSchedule
+        ``meta``: ``trace`` (one dict per job and slot: ``t``, ``job``,
+        ``O``, ``N``, ``l``, ``est`` (line 9's value), ``action`` in
+        ``place`` / ``migrate`` / ``delay`` / ``wait``, ``cost1``,
+        ``cost2``, ``y``, ``s``, ``d``, ``moves`` ``(src, dst, chunks)``,
+        ``M`` after the slot), ``completion`` (``t_i``), ``min_cost``
+        (line 26, with the chosen duration reading), ``makespan``,
+        ``horizon_exceeded``, ``ps_gaps``, ``ps_every_slot`` (the checker
+        reading the schedule meets), ``params``.
+    """
+    I_, T = inst.n_jobs, inst.n_slots
+    C = inst.capacity
+    betas = {"beta1": beta1, "beta2": beta2, "beta3": beta3}
+    shift = 0 if printed_duration else 1
+    piecewise = I_ > 0 and all(j.cost.kind == "piecewise" for j in inst.jobs)
+    limit = 10 * T + 1000 if max_slots is None else int(max_slots)
+
+    def f(i: int, dur: float) -> float:
+        return float(inst.jobs[i].cost(dur))
+
+    M = inst.D.astype(np.int64).copy()
+    total = inst.D.sum(axis=1)
+    bstar = np.zeros(I_)
+    done = np.zeros(I_, dtype=bool)
+    completion = np.zeros(I_, dtype=np.int64)
+    last_ps = np.full(I_, -1, dtype=np.int64)
+    workers: list[tuple[int, int, int, int]] = []
+    ps_rows: list[tuple[int, int, int]] = []
+    data: list[tuple[int, int, int, int, int]] = []
+    trace: list[dict[str, Any]] = []
+    ps_gaps: list[tuple[int, int]] = []
+    min_cost = 0.0
+    active: list[int] = []
+    nxt = 0
+    t = 0
+    while nxt < I_ or active:
+        t += 1
+        if t > limit:
+            raise RuntimeError(
+                f"okita: jobs {active} unfinished after max_slots = {limit} slots"
+            )
+        while nxt < I_ and inst.jobs[nxt].arrival == t:  # line 3
+            active.append(nxt)
+            nxt += 1
+        if not active:
+            continue
+        # lines 4-10: tentative schedule of every job on the full capacities
+        tent: dict[int, tuple[_Plan, int, int, float]] = {}
+        for i in active:
+            Mi = int(M[i].sum())
+            work = inst.epochs[i] * Mi / inst.rho[i]
+            best: tuple[_Plan, int, int, float] | None = None
+            for N in range(1, math.ceil(work - EPS) + 1):
+                l = math.ceil(work / N - EPS)
+                plan = _osf(inst, i, M[i], C, N, l, betas)
+                if not math.isfinite(plan.cost):
+                    continue
+                est = plan.cost + f(i, t + l - shift - inst.arrival[i])
+                if best is None or est < best[3]:
+                    best = (plan, N, l, est)
+            if best is not None:
+                tent[i] = best
+        # lines 11-12
+        O = priority(
+            t,
+            inst.arrival[active],
+            np.array([inst.jobs[i].cost.tau for i in active]),
+            M[active].sum(axis=1),
+            total[active],
+            alpha1=alpha1,
+            alpha2=alpha2,
+            c=(
+                np.array([inst.jobs[i].cost.params[2] for i in active])
+                if piecewise
+                else None
+            ),
+        )
+        order = [active[k] for k in sorted(range(len(active)), key=lambda k: -O[k])]
+        prio = {i: float(O[k]) for k, i in enumerate(active)}
+        Av = C.copy()
+        for i in order:  # lines 13-29
+            row: dict[str, Any] = {"t": t, "job": i, "O": prio[i]}
+            trace.append(row)
+            if i not in tent:
+                row.update(action="wait", M=M[i].tolist())
+                _keep(
+                    inst, i, t, Av, last_ps, keep_ps_on_delay, ps_rows, ps_gaps, trace
+                )
+                continue
+            plan, N, l, est = tent[i]
+            row.update(N=N, l=l, est=est, action="place")
+            need = inst.m[i] * plan.y[:, None] + inst.n[i] * plan.s[:, None]
+            if not _fits(Av, need):  # line 14
+                mig = _osf(inst, i, M[i], Av, N, l, betas)  # line 15
+                lat1 = f(i, t + l - shift - inst.arrival[i])
+                cost1 = bstar[i] + mig.cost + lat1  # line 16
+                cost2 = cost1 - lat1 + f(i, t + 2 * l - shift - inst.arrival[i])
+                row.update(cost1=float(cost1), cost2=float(cost2))
+                if cost1 > cost2 or not math.isfinite(mig.cost):  # lines 18-20
+                    row.update(action="delay", M=M[i].tolist())
+                    _keep(
+                        inst,
+                        i,
+                        t,
+                        Av,
+                        last_ps,
+                        keep_ps_on_delay,
+                        ps_rows,
+                        ps_gaps,
+                        trace,
+                    )
+                    continue
+                plan = mig
+                row["action"] = "migrate"
+            # lines 22-24
+            d = workload(plan.y, M[i], inst.rho[i], int(inst.epochs[i]))
+            bc2, g = dta(M[i], d, inst.q, inst.delta[i])
+            ps_site = int(np.argmax(plan.s))
+            exch = float(np.sum(inst.q[:, ps_site] * inst.pi[i] * plan.y))
+            bstar[i] += bc2 + exch
+            Av -= inst.m[i] * plan.y[:, None] + inst.n[i] * plan.s[:, None]
+            for r in np.flatnonzero(plan.y):
+                workers.append((i, t, int(r), int(plan.y[r])))
+            ps_rows.append((i, t, ps_site))
+            last_ps[i] = ps_site
+            moves = [
+                (int(a), int(b), int(g[a, b]))
+                for a, b in zip(*np.nonzero(g), strict=True)
+            ]
+            for a, b, k in moves:
+                data.append((i, t, a, b, k))
+            M[i] -= g.sum(axis=1)
+            row.update(
+                y=plan.y.tolist(), s=ps_site, d=d.tolist(), moves=moves, M=M[i].tolist()
+            )
+            if M[i].sum() == 0:  # lines 25-28
+                done[i] = True
+                completion[i] = t
+                min_cost += bstar[i] + f(i, t - inst.arrival[i])
+        active = [i for i in active if not done[i]]
+    makespan = int(completion.max()) if I_ else 0
+    sched = OkitaSchedule.build(workers, ps_rows, data, algorithm="okita")
+    sched.meta.update(
+        trace=trace,
+        completion=completion,
+        min_cost=float(min_cost),
+        makespan=makespan,
+        horizon_exceeded=makespan > T,
+        ps_gaps=ps_gaps,
+        ps_every_slot=not ps_gaps,
+        params={
+            "alpha1": alpha1,
+            "alpha2": alpha2,
+            **betas,
+            "keep_ps_on_delay": keep_ps_on_delay,
+            "printed_duration": printed_duration,
+            "seed": seed,
+        },
+    )
+    return sched
