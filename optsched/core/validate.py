@@ -3,8 +3,10 @@
 from __future__ import annotations
 
 import math
-from collections.abc import Mapping, Sequence
+from collections.abc import Iterable, Mapping, Sequence
 from typing import Any
+
+import numpy as np
 
 from .errors import InvalidInstanceError
 
@@ -83,3 +85,25 @@ def as_int_vector(
             f"{name}: must have {length} entries, got {len(value)}"
         )
     return tuple(as_int(v, f"{name}[{k}]", lo=lo) for k, v in enumerate(value))
+
+
+def as_list(value: Any, name: str) -> list[Any]:
+    """Check that ``value`` is a (JSON) list and return it."""
+    if not isinstance(value, list):
+        raise InvalidInstanceError(f"{name}: must be a list, got {value!r}")
+    return value
+
+
+def int_rows(rows: Iterable[Iterable[float]] | np.ndarray, width: int) -> np.ndarray:
+    """Schedule rows as an (N, width) int64 array; non-integral values stay float.
+
+    A float that is not a whole number is kept (a float array) so that the
+    paper's checker rejects it as outside the variables' domain instead of a
+    cast silently truncating it.
+    """
+    arr = np.asarray(list(rows) if not isinstance(rows, np.ndarray) else rows)
+    if arr.size == 0:
+        return np.zeros((0, width), dtype=np.int64)
+    if arr.dtype.kind == "f" and not np.all(arr == np.round(arr)):
+        return arr.reshape(-1, width)
+    return arr.astype(np.int64).reshape(-1, width)

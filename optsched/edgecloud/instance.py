@@ -37,7 +37,7 @@ from typing import Any
 import numpy as np
 
 from optsched.core.errors import InvalidInstanceError
-from optsched.core.validate import as_float, as_int, as_int_vector, require
+from optsched.core.validate import as_float, as_int, as_int_vector, as_list, require
 
 FORMAT = "optsched.edgecloud/1"
 EPS = 1e-9
@@ -355,20 +355,20 @@ class EdgeCloudInstance:
         if fmt != FORMAT:
             raise InvalidInstanceError(f"format: expected {FORMAT!r}, got {fmt!r}")
         servers = []
-        for s, d in enumerate(_as_list(require(data, "servers"), "servers")):
+        for s, d in enumerate(as_list(require(data, "servers"), "servers")):
             p = f"servers[{s}]"
             servers.append(
                 Server(
-                    workers=tuple(_as_list(require(d, "workers", p), f"{p}.workers")),
-                    ps=tuple(_as_list(require(d, "ps", p), f"{p}.ps")),
+                    workers=tuple(as_list(require(d, "workers", p), f"{p}.workers")),
+                    ps=tuple(as_list(require(d, "ps", p), f"{p}.ps")),
                     storage_mb=d.get("storage_mb"),
                 )
             )
         jobs = []
-        for j, d in enumerate(_as_list(require(data, "jobs"), "jobs")):
+        for j, d in enumerate(as_list(require(data, "jobs"), "jobs")):
             p = f"jobs[{j}]"
             kw = {k: require(d, k, p) for k in _JOB_FIELDS}
-            kw["delay"] = tuple(_as_list(kw["delay"], f"{p}.delay (Delta_js)"))
+            kw["delay"] = tuple(as_list(kw["delay"], f"{p}.delay (Delta_js)"))
             jobs.append(
                 Job(**kw, model=d.get("model", ""), chunk_mb=d.get("chunk_mb", 0.0))
             )
@@ -404,12 +404,6 @@ _JOB_FIELDS = (
     "ps_type",
     "delay",
 )
-
-
-def _as_list(value: Any, name: str) -> list[Any]:
-    if not isinstance(value, list):
-        raise InvalidInstanceError(f"{name}: must be a list, got {value!r}")
-    return value
 
 
 # --------------------------------------------------------------------------

@@ -24,18 +24,12 @@ from typing import Any
 import numpy as np
 
 from optsched.core.errors import InvalidInstanceError
+from optsched.core.validate import int_rows
 
 from .instance import EdgeCloudInstance
 
 RUN_COLUMNS = ("job", "chunk", "slot", "server", "worker")
 PS_COLUMNS = ("job", "slot", "server", "ps")
-
-
-def _rows(rows: Iterable[Iterable[int]] | np.ndarray, width: int) -> np.ndarray:
-    arr = np.asarray(list(rows) if not isinstance(rows, np.ndarray) else rows)
-    if arr.size == 0:
-        return np.zeros((0, width), dtype=np.int64)
-    return arr.astype(np.int64).reshape(-1, width)
 
 
 @dataclass(frozen=True, eq=False)
@@ -76,16 +70,20 @@ class EdgeCloudSchedule:
         The derived ``zeta_j`` is 1 iff job ``j`` has runs and every run and
         every PS row of ``j`` is on the cloud.
         """
-        r = _rows(runs, 5)
-        p = _rows(ps, 4)
+        r = int_rows(runs, 5)
+        p = int_rows(ps, 4)
         if zeta is None:
             J, c = inst.n_jobs, inst.cloud
-            ok_r = (r[:, 0] >= 0) & (r[:, 0] < J)
-            ok_p = (p[:, 0] >= 0) & (p[:, 0] < J)
+            ri, pi = (
+                r.astype(np.int64),
+                p.astype(np.int64),
+            )  # (fractional rows fail (2k))
+            ok_r = (ri[:, 0] >= 0) & (ri[:, 0] < J)
+            ok_p = (pi[:, 0] >= 0) & (pi[:, 0] < J)
             has, edge = np.zeros(J, dtype=bool), np.zeros(J, dtype=bool)
-            has[r[ok_r, 0]] = True
-            edge[r[ok_r & (r[:, 3] != c), 0]] = True
-            edge[p[ok_p & (p[:, 2] != c), 0]] = True
+            has[ri[ok_r, 0]] = True
+            edge[ri[ok_r & (ri[:, 3] != c), 0]] = True
+            edge[pi[ok_p & (pi[:, 2] != c), 0]] = True
             z = has & ~edge
         else:
             z = np.asarray(list(zeta))
@@ -117,8 +115,8 @@ class EdgeCloudSchedule:
         try:
             d = json.loads(text)
             return cls(
-                runs=_rows(d["runs"], 5),
-                ps=_rows(d["ps"], 4),
+                runs=int_rows(d["runs"], 5),
+                ps=int_rows(d["ps"], 4),
                 zeta=np.asarray(d["zeta"], dtype=int).astype(bool),
                 algorithm=str(d.get("algorithm", "")),
             )

@@ -38,6 +38,7 @@ from optsched.core.validate import (
     as_float,
     as_int,
     as_int_vector,
+    as_list,
     as_vector,
     require,
 )
@@ -439,22 +440,22 @@ class OkitaInstance:
         if fmt != FORMAT:
             raise InvalidInstanceError(f"format: expected {FORMAT!r}, got {fmt!r}")
         sites = []
-        for r, d in enumerate(_as_list(require(data, "sites"), "sites")):
+        for r, d in enumerate(as_list(require(data, "sites"), "sites")):
             p = f"sites[{r}]"
-            cap = _as_list(require(d, "capacity", p), f"{p}.capacity (C_r^k)")
+            cap = as_list(require(d, "capacity", p), f"{p}.capacity (C_r^k)")
             sites.append(Site(capacity=tuple(cap), name=d.get("name", "")))
-        q = _as_list(require(data, "bandwidth_cost"), "bandwidth_cost (q^rr')")
+        q = as_list(require(data, "bandwidth_cost"), "bandwidth_cost (q^rr')")
         q = tuple(
-            tuple(_as_list(row, f"bandwidth_cost (q^rr')[{r}]"))
+            tuple(as_list(row, f"bandwidth_cost (q^rr')[{r}]"))
             for r, row in enumerate(q)
         )
         jobs = []
-        for i, d in enumerate(_as_list(require(data, "jobs"), "jobs")):
+        for i, d in enumerate(as_list(require(data, "jobs"), "jobs")):
             p = f"jobs[{i}]"
             kw = {k: require(d, k, p) for k in _JOB_FIELDS}
             for k, sym in (("data", "D_i^r"), ("worker_demand", "m_i^k")):
-                kw[k] = tuple(_as_list(kw[k], f"{p}.{k} ({sym})"))
-            kw["ps_demand"] = tuple(_as_list(kw["ps_demand"], f"{p}.ps_demand (n_i^k)"))
+                kw[k] = tuple(as_list(kw[k], f"{p}.{k} ({sym})"))
+            kw["ps_demand"] = tuple(as_list(kw["ps_demand"], f"{p}.ps_demand (n_i^k)"))
             try:
                 kw["cost"] = LatencyCost.from_dict(kw["cost"], "cost")
             except InvalidInstanceError as exc:
@@ -466,7 +467,7 @@ class OkitaInstance:
             sites=tuple(sites),
             bandwidth_cost=q,
             jobs=tuple(jobs),
-            resources=tuple(_as_list(res, "resources")),
+            resources=tuple(as_list(res, "resources")),
         )
 
     @classmethod
@@ -490,12 +491,6 @@ _JOB_FIELDS = (
     "param_mb",
     "cost",
 )
-
-
-def _as_list(value: Any, name: str) -> list[Any]:
-    if not isinstance(value, list):
-        raise InvalidInstanceError(f"{name}: must be a list, got {value!r}")
-    return value
 
 
 # --------------------------------------------------------------------------

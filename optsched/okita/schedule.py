@@ -30,26 +30,13 @@ from typing import Any
 import numpy as np
 
 from optsched.core.errors import InvalidInstanceError
+from optsched.core.validate import int_rows
 
 from .instance import EPS, PS_SHARE, Job, OkitaInstance
 
 WORKER_COLUMNS = ("job", "slot", "site", "count")
 PS_COLUMNS = ("job", "slot", "site")
 DATA_COLUMNS = ("job", "slot", "src", "dst", "chunks")
-
-
-def _rows(rows: Iterable[Iterable[int]] | np.ndarray, width: int) -> np.ndarray:
-    """Rows as an (N, width) int64 array; non-integral values stay float.
-
-    A float that is not a whole number is kept (as a float array) so that the
-    checker rejects it under (2f) instead of the cast truncating it.
-    """
-    arr = np.asarray(list(rows) if not isinstance(rows, np.ndarray) else rows)
-    if arr.size == 0:
-        return np.zeros((0, width), dtype=np.int64)
-    if arr.dtype.kind == "f" and not np.all(arr == np.round(arr)):
-        return arr.reshape(-1, width)
-    return arr.astype(np.int64).reshape(-1, width)
 
 
 @dataclass(frozen=True, eq=False)
@@ -87,9 +74,9 @@ class OkitaSchedule:
     ) -> OkitaSchedule:
         """Make a schedule from row lists (or arrays) of the three kinds."""
         return cls(
-            workers=_rows(workers, 4),
-            ps=_rows(ps, 3),
-            data=_rows(data, 5),
+            workers=int_rows(workers, 4),
+            ps=int_rows(ps, 3),
+            data=int_rows(data, 5),
             algorithm=algorithm,
         )
 
@@ -120,9 +107,9 @@ class OkitaSchedule:
         try:
             d = json.loads(text)
             return cls(
-                workers=_rows(d["workers"], 4),
-                ps=_rows(d["ps"], 3),
-                data=_rows(d["data"], 5),
+                workers=int_rows(d["workers"], 4),
+                ps=int_rows(d["ps"], 3),
+                data=int_rows(d["data"], 5),
                 algorithm=str(d.get("algorithm", "")),
             )
         except (KeyError, ValueError, TypeError) as exc:

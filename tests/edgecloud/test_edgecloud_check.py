@@ -227,3 +227,19 @@ def test_violation_7b_storage():
     _expect(s, "(7b)", "edge server 0, slot 2: stored chunks 12 MB > U_s = 10 MB", inst)
     roomy = hand_instance(storage_mb=12.0, chunk_mb=4.0)
     assert check(roomy, s).objective == 8.0
+
+
+def test_fractional_rows_are_rejected_not_truncated():
+    """A run row with slot 1.5 is kept as given (float) and fails (2k); it was cast to 1 before."""
+    import pytest
+
+    from optsched.core.errors import InfeasibleScheduleError
+    from optsched.edgecloud.check import check as _check
+    from optsched.edgecloud.schedule import EdgeCloudSchedule as _Sched
+    from tests.edgecloud.instances import small as _small
+
+    inst = _small(0)
+    sched = _Sched.build(inst, [(0, 0, 1.5, inst.cloud, 0)], [])
+    assert sched.runs.dtype.kind == "f" and sched.runs[0, 2] == 1.5
+    with pytest.raises(InfeasibleScheduleError, match=r"\(2k\)"):
+        _check(inst, sched)
