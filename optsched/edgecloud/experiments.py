@@ -482,6 +482,20 @@ def wins(
     return float((t[scheme] < t[list(others)].min(axis=1)).mean())
 
 
+def always(
+    text: str, x: str, scheme: str, others: tuple[str, ...], value="total_jct"
+) -> Claim:
+    """Claim "``scheme``'s mean ``value`` is below ``others``' at every ``x``" (paper: 100%)."""
+    where = {"n_jobs": "J", "n_servers": "S"}[x]
+    return Claim(
+        f"{text} (share of {where} values)",
+        1.0,
+        lambda df: wins(df, x, scheme, others, value),
+        holds=lambda v: v == 1.0,
+        fmt="{:.0%}",
+    )
+
+
 def trend(df: pd.DataFrame, x: str, scheme: str, value: str = "jct_rate") -> float:
     """Mean ``value`` of ``scheme`` at the largest ``x`` minus at the smallest."""
     s = mean_by(df, x, value)[scheme]
