@@ -149,6 +149,8 @@ def cmd_solve(args: argparse.Namespace) -> int:
 
 
 def _fmt_ratio(row: pd.Series) -> str:
+    if row.get("kind") == "alg_infeasible":
+        return "infeasible"
     if row["opt_status"] == "optimal":
         return f"{row['ratio']:.3f}"
     return f"[{row['ratio_lo']:.3f}, {row['ratio_hi']:.3f}]"
@@ -235,6 +237,9 @@ def cmd_demo(args: argparse.Namespace) -> int:
             n_inf = int(np.isinf(proven["ratio"]).sum())
             if n_inf:
                 ours += f", {n_inf} with ALG=0"
+            n_bad = int((g["kind"] == "alg_infeasible").sum())
+            if n_bad:
+                ours += f", {n_bad} infeasible"
             rep = p.reported_ratio.get(alg)
             rows.append(
                 {

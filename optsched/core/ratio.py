@@ -14,6 +14,16 @@ ratio using the incumbent and the solver's dual bound:
 
 Instance ``j`` of a table with seed ``s`` is ``generate(seed=s + j, **size)``,
 so ``optsched generate KEY --seed s+j`` reproduces any row.
+
+Infeasible online schedules.  Some papers' online algorithms have no
+admission control and can break the instance: run past the horizon ``T``
+(Okita, A_online under heavy load) or, for Okita, leave a waiting job
+without a PS (strict (2c)).  Such an algorithm *declares* it in the
+schedule's ``meta`` (:data:`DECLARED`); the checker must then reject the
+schedule, and the row is kept with ``kind == "alg_infeasible"``, NaN
+objective and ratios, and the checker's message in ``infeasible`` (counted
+by :func:`summarize`).  A rejection the algorithm did not declare is a bug
+and raises.
 """
 
 from __future__ import annotations
@@ -26,7 +36,7 @@ from typing import Any
 import pandas as pd
 
 from . import sweep
-from .errors import SolverError
+from .errors import InfeasibleScheduleError, OptschedError, SolverError
 from .registry import Paper, get_paper
 
 #: Relative tolerance beyond which a checked schedule "beats" a proven optimum.
@@ -47,7 +57,19 @@ COLUMNS = [
     "kind",
     "alg_runtime_s",
     "opt_runtime_s",
+    "infeasible",
 ]
+
+#: ``schedule.meta`` keys by which an online algorithm declares that its
+#: schedule breaks the instance, with the value that means a violation.
+DECLARED = {"horizon_exceeded": True, "ps_every_slot": False}
+
+
+def declared_violation(sched: Any) -> str | None:
+    """The violation ``sched`` declares in its ``meta`` (:data:`DECLARED`), or None."""
+    meta = getattr(sched, "meta", None) or {}
+    bad = [k for k, v in DECLARED.items() if k in meta and bool(meta[k]) == v]
+    return ", ".join(f"{k}={meta[k]}" for k in bad) or None
 
 
 def _div(a: float, b: float) -> float:
@@ -158,16 +180,34 @@ def _one_instance(task: tuple) -> list[dict[str, Any]]:
         t0 = time.perf_counter()
         sched = paper.run(name, inst)
         runtime = time.perf_counter() - t0
-        alg = float(paper.check(inst, sched).objective)
-        cols = ratio_columns(
-            paper.sense,
-            alg,
-            opt.objective,
-            opt.bound,
-            opt.status,
-            instance=f"{key} seed={seed} {size}",
-            algorithm=name,
-        )
+        declared = declared_violation(sched)
+        try:
+            alg = float(paper.check(inst, sched).objective)
+        except InfeasibleScheduleError as exc:
+            if declared is None:
+                raise
+            alg, declared = math.nan, f"{declared}: {exc}"
+            cols = {
+                "ratio": math.nan,
+                "ratio_lo": math.nan,
+                "ratio_hi": math.nan,
+                "kind": "alg_infeasible",
+            }
+        else:
+            if declared is not None:
+                raise OptschedError(
+                    f"instance {key} seed={seed} {size}: algorithm {name!r} "
+                    f"declares {declared} but the checker accepts its schedule"
+                )
+            cols = ratio_columns(
+                paper.sense,
+                alg,
+                opt.objective,
+                opt.bound,
+                opt.status,
+                instance=f"{key} seed={seed} {size}",
+                algorithm=name,
+            )
         rows.append(
             {
                 "paper": key,
@@ -181,6 +221,7 @@ def _one_instance(task: tuple) -> list[dict[str, Any]]:
                 **cols,
                 "alg_runtime_s": runtime,
                 "opt_runtime_s": opt.runtime,
+                "infeasible": declared or "",
                 **size,
             }
         )
@@ -252,7 +293,9 @@ def summarize(df: pd.DataFrame) -> pd.DataFrame:
     ``mean_ratio`` / ``max_ratio`` summarise the proven finite ratios only;
     instances with an infinite ratio (the algorithm earns 0 while OPT > 0,
     ``kind`` ``alg_zero``/``opt_zero``) are counted in ``infinite`` instead of
-    turning the mean into ``inf``; unproven solves count in ``interval``.
+    turning the mean into ``inf``; unproven solves count in ``interval``;
+    schedules the checker rejected as their algorithm declared
+    (``kind == "alg_infeasible"``, module docstring) count in ``infeasible``.
     """
     kind = df["kind"] if "kind" in df else pd.Series("proven", index=df.index)
     finite = df[(kind == "proven") & df["ratio"].map(math.isfinite)]
@@ -268,6 +311,9 @@ def summarize(df: pd.DataFrame) -> pd.DataFrame:
             "interval": kind.groupby([df["paper"], df["algorithm"]], sort=False).apply(
                 lambda s: int((s == "interval").sum())
             ),
+            "infeasible": kind.groupby(
+                [df["paper"], df["algorithm"]], sort=False
+            ).apply(lambda s: int((s == "alg_infeasible").sum())),
             "mean_ratio": fg.mean(),
             "median_ratio": fg.median(),
             "max_ratio": fg.max(),

@@ -12,6 +12,7 @@ _SLICES: dict[str, str] = {
     "oasis": "optsched.oasis.paper",
     "hetero": "optsched.hetero.paper",
     "edgecloud": "optsched.edgecloud.paper",
+    "okita": "optsched.okita.paper",
 }
 
 

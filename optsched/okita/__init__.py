@@ -6,12 +6,14 @@ cost ``f_i`` of one of three kinds, validation, JSON, generator of Sec.
 V-B), :mod:`~optsched.okita.schedule` (slot-by-slot rows ``y_i^r(t)``,
 ``s_i^r(t)``, ``g_i^{rr'}(t)``; the local-first calibration witness),
 :mod:`~optsched.okita.check` (independent checker of (2a)-(2g), latency
-cost, bandwidth cost (1) and total cost (2)).  Readings: ``docs/okita.md``;
+cost, bandwidth cost (1) and total cost (2)), :mod:`~optsched.okita.online`
+(Okita, Alg. 1-3), :mod:`~optsched.okita.paper` (registry record).  Readings: ``docs/okita.md``;
 paper errata: ``docs/errata.md``.
 """
 
 from .check import OkitaEvaluation, check
 from .instance import Job, LatencyCost, OkitaInstance, Site, generate
+from .online import okita
 from .schedule import OkitaSchedule, local_first
 
 __all__ = [
@@ -23,5 +25,6 @@ __all__ = [
     "Site",
     "check",
     "local_first",
+    "okita",
     "generate",
 ]

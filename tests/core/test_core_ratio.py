@@ -181,3 +181,53 @@ def test_infinite_ratios_are_counted_apart():
     assert s["mean_ratio"] == pytest.approx(1.5) and s["max_ratio"] == pytest.approx(
         2.0
     )
+
+
+def test_declared_infeasible_rows_are_kept_and_counted():
+    """Okita runs past T on okita seed 17 (3 sites, 3 jobs, T = 12) and leaves
+    job 2 without a PS in slots 6-7 on seed 34: both rows are kept as
+    ``alg_infeasible`` with the checker's message; the feasible seeds get ratios."""
+    from optsched.core.ratio import declared_violation, ratios
+
+    df = ratios(
+        "okita", n_instances=2, seed=16, time_limit=30, progress=False,
+        n_sites=3, n_jobs=3, n_slots=12,
+    )  # fmt: skip
+    bad = df[df["seed"] == 17].iloc[0]
+    assert bad["kind"] == "alg_infeasible" and math.isnan(bad["ratio"])
+    assert "horizon_exceeded=True" in bad["infeasible"]
+    good = df[df["seed"] == 16].iloc[0]
+    assert good["kind"] == "proven" and good["ratio"] >= 1 and good["infeasible"] == ""
+    assert summarize(df)["infeasible"].tolist() == [1]
+    one = ratios(
+        "okita", n_instances=1, seed=34, time_limit=30, progress=False,
+        n_sites=3, n_jobs=3, n_slots=12,
+    )  # fmt: skip
+    assert "ps_every_slot=False" in one["infeasible"].iloc[0]
+    assert declared_violation(object()) is None
+
+
+def test_undeclared_or_false_declarations_raise(monkeypatch):
+    """A checker rejection the algorithm did not declare raises; so does a
+    declaration the checker contradicts."""
+    from optsched.core.errors import InfeasibleScheduleError, OptschedError
+
+    real = optsched.get_paper("okita")
+
+    def liar(inst, **kw):  # past T (seed 17) but claims to be within T
+        s = real.run("okita", inst)
+        s.meta["horizon_exceeded"] = False
+        return s
+
+    def alarmist(inst, **kw):  # feasible (seed 16) but declares a violation
+        s = real.run("okita", inst)
+        s.meta["horizon_exceeded"] = True
+        return s
+
+    fake = dataclasses.replace(real, algorithms={"liar": liar, "alarmist": alarmist})
+    monkeypatch.setattr(ratio_mod, "get_paper", lambda key: fake)
+    size = {"n_sites": 3, "n_jobs": 3, "n_slots": 12}
+    with pytest.raises(InfeasibleScheduleError):
+        ratio_mod._one_instance(("okita", 0, 17, ["liar"], 30, size))
+    with pytest.raises(OptschedError, match="declares"):
+        ratio_mod._one_instance(("okita", 0, 16, ["alarmist"], 30, size))
