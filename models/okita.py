@@ -92,6 +92,25 @@ generator's integer ``rho_i / E_i``.)
 Measured sizes: ``docs/okita.md`` ("Exact MILP"); about 3 sites x 5-10 jobs x
 20 slots is proven within 60 s (``threads=1``), 5 sites x 5 jobs only
 sometimes.
+
+One-shot problems of OSF (Sec. IV-B)
+------------------------------------
+:func:`build_placement` is the placement problem (5)-(5e) that PA (Alg. 2)
+solves by enumeration and a greedy: minimise ``sum_{r,r'} q^{rr'} pi_i
+y^r s^{r'}`` subject to ``sum_r y^r >= N`` (5a), ``m^k y^r + n^k s^r <=
+U_r^k`` (5b), one PS (5c), integer ``y`` (5d), binary ``s`` (5e).  The
+bilinear term is exact with ``z[r, p] = y^r s^p``: ``sum_p z[r, p] = y^r``,
+``z[r, p] <= Ybar_r s^p`` (``Ybar_r`` the capacity bound of ``y^r``), so
+with one PS ``z[r, p] = y^r`` for ``p`` the PS and 0 otherwise.
+
+:func:`build_transfer` is the data-transmission problem (7) that DTA (Alg.
+3) solves heuristically: minimise ``sum q^{rr'} delta g^{rr'}`` subject to
+(7a) ``sum_{r != r'} g^{rr'} + M^{r'} >= d^{r'}`` and -- not printed in (7)
+but needed, since without it (7) lets a site send data it does not have --
+the supply row ``sum_{r' != r} g^{rr'} <= max(M^r - d^r, 0)`` (what a site
+holds beyond its own workload, DTA's ``H^r``).  With the supply row (7) is
+a transportation problem (totally unimodular), so its LP relaxation is
+integral; the paper calls (7) NP-hard (docs/errata.md).
 """
 
 from __future__ import annotations
@@ -113,6 +132,8 @@ from optsched.okita.schedule import OkitaSchedule, local_first
 
 __all__ = [
     "build_model",
+    "build_placement",
+    "build_transfer",
     "extract_schedule",
     "solve_offline",
     "start_values",
@@ -441,3 +462,92 @@ def solve_offline(
     return OfflineResult(
         objective, res.bound, res.status, time.perf_counter() - began, sched
     )
+
+
+def build_placement(
+    U: np.ndarray,
+    q: np.ndarray,
+    pi: float,
+    m: np.ndarray,
+    n: np.ndarray,
+    N: int,
+) -> pyo.ConcreteModel:
+    """The one-shot placement problem (5)-(5e) as a MILP (module docstring).
+
+    ``U`` (R, K) available capacity, ``q`` (R, R), ``pi`` the job's MB per
+    worker and slot, ``m``, ``n`` (K,) worker and PS demands, ``N`` the
+    workers required.  Variables ``y[r]`` (integer), ``s[r]`` (binary),
+    ``z[r, p]``; objective ``sum q[r, p] pi z[r, p]`` (PA's cost over
+    ``l_i``).  Infeasible when no PS site leaves room for ``N`` workers.
+    """
+    U = np.asarray(U, dtype=float)
+    q = np.asarray(q, dtype=float)
+    m = np.asarray(m, dtype=float)
+    n = np.asarray(n, dtype=float)
+    R, K = U.shape
+    pos = m > 0
+    ybar = [
+        int(N)
+        if not pos.any()
+        else max(0, min(int(N), int(np.floor((U[r, pos] + 1e-9) / m[pos]).min())))
+        for r in range(R)
+    ]
+    mod = pyo.ConcreteModel(name="okita_placement_5")
+    mod.R = pyo.RangeSet(0, R - 1)
+    mod.y = pyo.Var(
+        mod.R, domain=pyo.NonNegativeIntegers, bounds=lambda _, r: (0, ybar[r])
+    )
+    mod.s = pyo.Var(mod.R, domain=pyo.Binary)
+    mod.z = pyo.Var(mod.R, mod.R, domain=pyo.NonNegativeReals)
+    mod.c5a = pyo.Constraint(expr=sum(mod.y[r] for r in mod.R) >= int(N))
+    mod.c5b = pyo.Constraint(
+        mod.R,
+        range(K),
+        rule=lambda _, r, k: m[k] * mod.y[r] + n[k] * mod.s[r] <= U[r, k],
+    )
+    mod.c5c = pyo.Constraint(expr=sum(mod.s[r] for r in mod.R) == 1)
+    mod.link = pyo.Constraint(
+        mod.R, rule=lambda _, r: sum(mod.z[r, p] for p in mod.R) == mod.y[r]
+    )
+    mod.only_ps = pyo.Constraint(
+        mod.R, mod.R, rule=lambda _, r, p: mod.z[r, p] <= ybar[r] * mod.s[p]
+    )
+    mod.obj = pyo.Objective(
+        expr=sum(q[r, p] * pi * mod.z[r, p] for r in mod.R for p in mod.R)
+    )
+    return mod
+
+
+def build_transfer(
+    M: np.ndarray, d: np.ndarray, q: np.ndarray, delta: float
+) -> pyo.ConcreteModel:
+    """The data-transmission problem (7) with the supply row, as a MILP.
+
+    ``M`` (R,) remaining chunks per site, ``d`` (R,) workload, ``q`` (R, R),
+    ``delta`` MB per chunk.  Variables ``g[r, r']`` (integer, ``r != r'``):
+    chunks sent from ``r`` to ``r'``; rows ``c7a`` (deficits met) and
+    ``supply`` (module docstring); objective ``sum q delta g``.
+    """
+    M = np.asarray(M, dtype=np.int64)
+    d = np.asarray(d, dtype=np.int64)
+    q = np.asarray(q, dtype=float)
+    R = len(M)
+    pairs = [(r, rr) for r in range(R) for rr in range(R) if r != rr]
+    mod = pyo.ConcreteModel(name="okita_transfer_7")
+    mod.g = pyo.Var(pairs, domain=pyo.NonNegativeIntegers)
+    mod.c7a = pyo.Constraint(
+        range(R),
+        rule=lambda _, rr: (
+            sum(mod.g[r, rr] for r in range(R) if r != rr) + int(M[rr]) >= int(d[rr])
+        ),
+    )
+    mod.supply = pyo.Constraint(
+        range(R),
+        rule=lambda _, r: (
+            sum(mod.g[r, rr] for rr in range(R) if rr != r) <= max(int(M[r] - d[r]), 0)
+        ),
+    )
+    mod.obj = pyo.Objective(
+        expr=sum(q[r, rr] * delta * mod.g[r, rr] for r, rr in pairs)
+    )
+    return mod
