@@ -22,6 +22,7 @@ def test_there_are_notebooks() -> None:
         "oasis_primal_dual",
         "hetero_matching_markets",
         "edgecloud_primal_dual",
+        "okita_exact_vs_online",
     }
 
 
