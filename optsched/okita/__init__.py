@@ -7,10 +7,12 @@ V-B), :mod:`~optsched.okita.schedule` (slot-by-slot rows ``y_i^r(t)``,
 ``s_i^r(t)``, ``g_i^{rr'}(t)``; the local-first calibration witness),
 :mod:`~optsched.okita.check` (independent checker of (2a)-(2g), latency
 cost, bandwidth cost (1) and total cost (2)), :mod:`~optsched.okita.online`
-(Okita, Alg. 1-3), :mod:`~optsched.okita.paper` (registry record).  Readings: ``docs/okita.md``;
+(Okita, Alg. 1-3), :mod:`~optsched.okita.baselines` (FIFO, DRF, OASiS of
+Sec. V-A), :mod:`~optsched.okita.paper` (registry record).  Readings: ``docs/okita.md``;
 paper errata: ``docs/errata.md``.
 """
 
+from .baselines import drf, fifo, oasis
 from .check import OkitaEvaluation, check
 from .instance import Job, LatencyCost, OkitaInstance, Site, generate
 from .online import okita
@@ -24,6 +26,9 @@ __all__ = [
     "OkitaSchedule",
     "Site",
     "check",
+    "drf",
+    "fifo",
+    "oasis",
     "local_first",
     "okita",
     "generate",

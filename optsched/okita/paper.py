@@ -6,6 +6,7 @@ from typing import Any
 
 from optsched.core.registry import OfflineResult, Paper
 
+from .baselines import drf, fifo, oasis
 from .check import check
 from .instance import OkitaInstance, generate
 from .online import okita
@@ -30,7 +31,7 @@ PAPER = Paper(
     sense="min",
     instance_type=OkitaInstance,
     generate=generate,
-    algorithms={"okita": okita},
+    algorithms={"okita": okita, "fifo": fifo, "drf": drf, "oasis": oasis},
     check=check,
     solve_offline=solve_offline,
     # Fig. 7: "the performance ratio of Okita is stable at a small value
