@@ -127,6 +127,9 @@ def test_claim_helpers_by_hand():
     worse = df.copy()
     worse.loc[(worse["scheme"] == "okita") & (worse["n_jobs"] == 10), "total"] = 30.0
     assert ex.lowest_everywhere(worse, "n_jobs") == "1 of 2 (best elsewhere: 10: FIFO)"
+    # per instance (one seed per x): FIFO 1 - 10/20, 1 - 20/25 -> median 0.35
+    med = dict(ex.median_reductions(df).values)
+    assert med == pytest.approx({"fifo": 0.35, "drf": (0.75 + 0.5) / 2})
     per = ex.PerScheme((("okita", 1.2), ("fifo", 1.1)))
     assert not per.okita_lowest() and str(per) == "Okita 1.200, FIFO 1.100"
 
