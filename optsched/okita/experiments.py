@@ -186,20 +186,31 @@ def spread(df: pd.DataFrame, key: str = "setting") -> float:
     return float((m.max() - m.min()) / m.min())
 
 
-def lines(x: str, value: str, ylabel: str, title: str) -> Line:
-    """Mean ``value`` vs ``x`` per scheme (band: 10-90th percentile over seeds)."""
+def lines(x: str, value: str, ylabel: str, title: str, logy: bool = True) -> Line:
+    """Mean ``value`` vs ``x`` per scheme (band: 10-90th percentile over seeds).
+
+    Log scale by default: exponential latency costs span many decades.
+    """
     return Line(
         x=x, y=value, hue="scheme", order=SCHEMES, labels=LABELS, estimator="mean",
-        title=title, ylabel=ylabel,
+        title=title, ylabel=ylabel, logy=logy,
         xlabel={"n_sites": "sites R", "n_jobs": "jobs I"}.get(x, x),
     )  # fmt: skip
 
 
-def bars(x: str, value: str, ylabel: str, title: str, hue: str | None = "scheme"):
+def bars(
+    x: str,
+    value: str,
+    ylabel: str,
+    title: str,
+    hue: str | None = "scheme",
+    logy: bool = False,
+):
     """Grouped bars of mean ``value`` per ``x`` (and scheme)."""
     return Bars(
         x=x, y=value, hue=hue, order=SCHEMES if hue == "scheme" else None,
         labels=LABELS if hue == "scheme" else {}, title=title, ylabel=ylabel,
+        logy=logy,
     )  # fmt: skip
 
 

@@ -35,7 +35,9 @@ SPEC = Experiment(
     ],
     columns=ex.COST_COLUMNS,
     sort=["setting", "seed"],
-    plot=ex.bars("setting", "total", "total cost (2)", "Fig. 11: alpha1 : alpha2"),
+    plot=ex.bars(
+        "setting", "total", "total cost (2)", "Fig. 11: alpha1 : alpha2", logy=True
+    ),
     summary=lambda df: ex.mean_by(df, "setting"),
     claims=[
         Claim(

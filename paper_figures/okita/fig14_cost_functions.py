@@ -31,7 +31,9 @@ SPEC = Experiment(
     quick={**ex.SIM_QUICK, X: KINDS, "seed": [0]},
     columns=ex.COST_COLUMNS,
     sort=[X, "seed", "scheme"],
-    plot=ex.bars(X, "total", "total cost (2)", "Fig. 14: latency cost functions"),
+    plot=ex.bars(
+        X, "total", "total cost (2)", "Fig. 14: latency cost functions", logy=True
+    ),
     summary=ex.summarize_cost(X),
     claims=[
         Claim(
