@@ -191,7 +191,7 @@ def test_declared_infeasible_rows_are_kept_and_counted():
 
     df = ratios(
         "okita", n_instances=2, seed=16, time_limit=30, progress=False,
-        n_sites=3, n_jobs=3, n_slots=12,
+        algorithms=["okita"], n_sites=3, n_jobs=3, n_slots=12,
     )  # fmt: skip
     bad = df[df["seed"] == 17].iloc[0]
     assert bad["kind"] == "alg_infeasible" and math.isnan(bad["ratio"])
@@ -201,7 +201,7 @@ def test_declared_infeasible_rows_are_kept_and_counted():
     assert summarize(df)["infeasible"].tolist() == [1]
     one = ratios(
         "okita", n_instances=1, seed=34, time_limit=30, progress=False,
-        n_sites=3, n_jobs=3, n_slots=12,
+        algorithms=["okita"], n_sites=3, n_jobs=3, n_slots=12,
     )  # fmt: skip
     assert "ps_every_slot=False" in one["infeasible"].iloc[0]
     assert declared_violation(object()) is None
