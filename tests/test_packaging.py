@@ -63,3 +63,10 @@ def test_wheel_has_every_figure_spec(wheel_files: set[str]) -> None:
     for path in specs:
         rel = path.relative_to(REPO / "paper_figures").as_posix()
         assert f"optsched/figures/{rel}" in wheel_files, rel
+
+
+def test_wheel_has_the_trace_sample_and_its_provenance(wheel_files: set[str]) -> None:
+    """``optsched/data`` (trace sample + README with source and terms) is package data."""
+    for name in ("__init__.py", "README.md", "alibaba_gpu_v2023_default.csv"):
+        assert f"optsched/data/{name}" in wheel_files, name
+    assert "optsched/core/trace.py" in wheel_files

@@ -1,0 +1,1 @@
+"""Data files shipped with optsched (see README.md in this folder)."""
