@@ -22,6 +22,7 @@ into the rows by :func:`optimum_columns`.
 
 from __future__ import annotations
 
+import dataclasses
 import datetime as _dt
 import hashlib
 import importlib
@@ -233,6 +234,17 @@ def expand(grid: Grid) -> list[dict[str, Any]]:
 
 # ---------------------------------------------------------------- optima
 _OPTIMA: dict[tuple[str, str, float | None, tuple], OfflineResult] = {}
+
+
+def until_done(inst: Any, makespan: int) -> Any:
+    """``inst`` with ``T = max(T, makespan)`` (the papers' "T large enough").
+
+    For instance dataclasses with an ``n_slots`` field (edgecloud, okita):
+    a schedule that runs past ``T`` is checked on the extended instance.
+    """
+    if makespan <= inst.n_slots:
+        return inst
+    return dataclasses.replace(inst, n_slots=int(makespan))
 
 
 def optimum(

@@ -21,7 +21,6 @@ schedule past ``T`` is infeasible for that instance.
 
 from __future__ import annotations
 
-import dataclasses
 import time
 from typing import Any
 
@@ -31,7 +30,13 @@ from matplotlib.figure import Figure
 
 import optsched
 from optsched.core.errors import SolverError
-from optsched.core.experiment import Cells, Claim, optimum, optimum_columns
+from optsched.core.experiment import (
+    Cells,
+    Claim,
+    optimum,
+    optimum_columns,
+    until_done,  # noqa: F401 (re-exported)
+)
 from optsched.core.solver import solve
 
 from .instance import EdgeCloudInstance
@@ -71,13 +76,6 @@ def instance_size(task: dict[str, Any]) -> dict[str, Any]:
 def _generate(task: dict[str, Any]):
     p = optsched.get_paper("edgecloud")
     return p, p.generate(seed=task["seed"], **instance_size(task))
-
-
-def until_done(inst: EdgeCloudInstance, makespan: int) -> EdgeCloudInstance:
-    """``inst`` with ``T = max(T, makespan)`` (the paper's "T large enough")."""
-    if makespan <= inst.n_slots:
-        return inst
-    return dataclasses.replace(inst, n_slots=int(makespan))
 
 
 def checked_run(p, inst: EdgeCloudInstance, scheme: str, speed: float = 1.0):

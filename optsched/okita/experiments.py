@@ -33,7 +33,12 @@ import numpy as np
 import pandas as pd
 
 import optsched
-from optsched.core.experiment import Claim, optimum, optimum_columns
+from optsched.core.experiment import (
+    Claim,
+    optimum,
+    optimum_columns,
+    until_done,  # noqa: F401 (re-exported)
+)
 from optsched.core.plots import Bars, Line
 
 from .instance import OkitaInstance
@@ -61,13 +66,6 @@ def instance_size(task: dict[str, Any]) -> dict[str, Any]:
 def _generate(task: dict[str, Any]):
     p = optsched.get_paper("okita")
     return p, p.generate(seed=task["seed"], **instance_size(task))
-
-
-def until_done(inst: OkitaInstance, makespan: int) -> OkitaInstance:
-    """``inst`` with ``T = max(T, makespan)`` (the paper's "T large enough")."""
-    if makespan <= inst.n_slots:
-        return inst
-    return dataclasses.replace(inst, n_slots=int(makespan))
 
 
 def run_scheme(p, inst: OkitaInstance, scheme: str, task: dict[str, Any]):
