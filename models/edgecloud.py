@@ -587,10 +587,6 @@ def solve_offline(
     res = solve(
         model, time_limit=time_limit, threads=threads, verbose=verbose, start=start
     )
-    objective, sched = math.nan, None
-    if res.has_solution:
-        sched = extract_schedule(model, inst)
-        objective = check(inst, sched).objective
-    return OfflineResult(
-        objective, res.bound, res.status, time.perf_counter() - began, sched
+    return OfflineResult.from_solve(
+        res, began, lambda: extract_schedule(model, inst), lambda s: check(inst, s)
     )

@@ -3,6 +3,8 @@
 from __future__ import annotations
 
 import importlib
+import math
+import time
 from collections.abc import Callable, Mapping
 from dataclasses import dataclass, field
 from typing import Any
@@ -41,6 +43,27 @@ class OfflineResult:
     status: str
     runtime: float
     schedule: Any = None
+
+    @classmethod
+    def from_solve(
+        cls,
+        res: Any,
+        began: float,
+        extract: Callable[[], Any],
+        evaluate: Callable[[Any], Any],
+    ) -> OfflineResult:
+        """The result of a MILP solve ``res`` (:class:`optsched.core.solver.SolveResult`).
+
+        With an incumbent, ``extract()`` turns it into the slice's schedule
+        and ``evaluate(schedule).objective`` (the paper's checker) is the
+        reported objective -- never the solver's own value; ``runtime`` is
+        the wall time since ``began`` (``time.perf_counter()``).
+        """
+        objective, sched = math.nan, None
+        if res.has_solution:
+            sched = extract()
+            objective = float(evaluate(sched).objective)
+        return cls(objective, res.bound, res.status, time.perf_counter() - began, sched)
 
 
 @dataclass(frozen=True)
