@@ -1,4 +1,4 @@
-"""Offline models of Luo et al. (A-SRPT): the exact per-job GPU placement MILP.
+"""Offline models of Luo et al. (A-SRPT): exact placement and scheduling MILPs.
 
 Placement (Table II's "ILP")
 ----------------------------
@@ -27,10 +27,40 @@ At an integer point the active rows are exactly ``beta_s^m`` of
 :func:`optsched.asrpt.timing.stage_times` and inactive rows are ``<= 0``, so
 the minimum of ``alpha`` is the least ``max beta`` over placements (tested
 against enumeration).
+
+Scheduling (problem (8) with (1)-(3), tiny instances)
+------------------------------------------------------
+:func:`build_schedule` is exact for (8) as stated -- whole-slot starts
+``t_i`` (``t_i in [T]``), real completions ``t_i + n_i alpha_i``, GPUs held
+on ``[t_i, C_i)`` (the checker's reading of (3)).  Two facts make it a
+time-indexed MILP:
+
+* only the GPUs per server ``u[m] = sum_s x_s^m`` of a placement matter to
+  the other jobs, so for every usage vector ``u`` the job keeps the
+  placement of least ``alpha`` (:func:`options`, by enumeration; a larger
+  ``alpha`` with the same ``u`` only lengthens the job);
+* loads only rise at starts, which are whole slots, so (3) at whole slots
+  ``tau`` (jobs with ``t <= tau < t + d``) is (3) at every instant.
+
+Variables ``y[i, o, t] = 1`` when job ``i`` starts at slot ``t`` with option
+``o`` (duration ``d_io = n_i alpha_io / (1000 slot)``)::
+
+    min  sum y[i, o, t] (t + d_io)
+    s.t. sum_{o, t} y[i, o, t] = 1                               each job
+         sum_{i, o, t: t <= tau < t + d_io} u_o[m] y[i, o, t] <= g  (3)
+
+with ``t`` from ``r_i`` (1) to ``last_i = floor(UB - sum_{j != i} (r_j +
+dmin_j) - dmin_i)``: every schedule of total at most ``UB`` (a checked
+schedule's value) starts job ``i`` by then, so no optimal schedule is cut
+off.  The optimum is the optimum of (8): reported ``optimal`` only when
+HiGHS proves it.
 """
 
 from __future__ import annotations
 
+import itertools
+import math
+import time
 from collections.abc import Sequence
 
 import numpy as np
@@ -40,7 +70,14 @@ from optsched.asrpt.timing import Cluster, Stage, check_placement, stage_times
 from optsched.core.errors import InvalidInstanceError
 from optsched.core.solver import solve
 
-__all__ = ["build_placement", "solve_placement"]
+__all__ = [
+    "build_placement",
+    "build_schedule",
+    "options",
+    "placements",
+    "solve_offline",
+    "solve_placement",
+]
 
 
 def build_placement(
@@ -134,3 +171,131 @@ def solve_placement(
         res.status,
         res.runtime,
     )
+
+
+# ------------------------------------------------------------------ scheduling
+def placements(stages: Sequence[Stage], free: Sequence[int]):
+    """Every placement ``x[s, m]`` of the stages within ``free[m]`` GPUs (enumeration)."""
+    M = len(free)
+
+    def splits(k: int):
+        for c in itertools.product(range(k + 1), repeat=M):
+            if sum(c) == k:
+                yield c
+
+    cap = np.asarray(free)
+    for rows in itertools.product(*(list(splits(st.k)) for st in stages)):
+        x = np.array(rows, dtype=np.int64).reshape(len(stages), M)
+        if (x.sum(axis=0) <= cap).all():
+            yield x
+
+
+def options(
+    stages: Sequence[Stage], cluster: Cluster
+) -> list[tuple[tuple[int, ...], np.ndarray, float]]:
+    """``(u, x, alpha)`` per usage vector ``u``: the least-``alpha`` placement using ``u``."""
+    best: dict[tuple[int, ...], tuple[np.ndarray, float]] = {}
+    for x in placements(stages, [cluster.gpus] * cluster.n_servers):
+        u = tuple(int(v) for v in x.sum(axis=0))
+        a = float(stage_times(tuple(stages), x, cluster).max())
+        if u not in best or a < best[u][1] - 1e-12:
+            best[u] = (x, a)
+    return [(u, x, a) for u, (x, a) in sorted(best.items())]
+
+
+def build_schedule(inst, upper: float) -> tuple[pyo.ConcreteModel, list]:
+    """Time-indexed MILP of (8) (module docstring); ``upper`` a schedule's value.
+
+    Returns the model and, per job, its options ``(u, x, alpha)``.
+    """
+    c = inst.cluster
+    opts = [options(job.stages, c) for job in inst.jobs]
+    dur = [[float(inst.slots(job.iterations, a)) for _, _, a in o]
+           for job, o in zip(inst.jobs, opts, strict=True)]  # fmt: skip
+    dmin = [min(d) for d in dur]
+    base = sum(j.arrival + d for j, d in zip(inst.jobs, dmin, strict=True))
+    last = [
+        max(
+            j.arrival, math.floor(upper - (base - j.arrival - dmin[i]) - dmin[i] + 1e-9)
+        )
+        for i, j in enumerate(inst.jobs)
+    ]
+    keys = [
+        (i, o, t)
+        for i, j in enumerate(inst.jobs)
+        for o in range(len(opts[i]))
+        for t in range(j.arrival, last[i] + 1)
+    ]
+    mod = pyo.ConcreteModel(name="asrpt_schedule_8")
+    mod.K = pyo.Set(initialize=keys, dimen=3)
+    mod.y = pyo.Var(mod.K, domain=pyo.Binary)
+    by_job: dict[int, list] = {}
+    for key in keys:
+        by_job.setdefault(key[0], []).append(key)
+    mod.once = pyo.Constraint(
+        list(by_job), rule=lambda _, i: sum(mod.y[k] for k in by_job[i]) == 1
+    )
+    active: dict[tuple[int, int], list] = {}
+    for i, o, t in keys:
+        u = opts[i][o][0]
+        for tau in range(t, math.ceil(t + dur[i][o] - 1e-12)):
+            for m in range(c.n_servers):
+                if u[m]:
+                    active.setdefault((m, tau), []).append(((i, o, t), u[m]))
+    rows = [mt for mt, terms in active.items() if sum(v for _, v in terms) > c.gpus]
+    mod.cap = pyo.Constraint(
+        rows,
+        rule=lambda _, m, tau: sum(v * mod.y[k] for k, v in active[m, tau]) <= c.gpus,
+    )
+    mod.obj = pyo.Objective(
+        expr=sum((t + dur[i][o]) * mod.y[i, o, t] for i, o, t in keys)
+    )
+    return mod, opts
+
+
+def solve_offline(
+    inst,
+    *,
+    time_limit: float | None = 60.0,
+    threads: int | None = 1,
+    upper=None,
+    verbose: bool = False,
+):
+    """Exact offline optimum of (8) for tiny instances (:func:`build_schedule`).
+
+    ``upper`` is a schedule of ``inst`` whose checked value bounds the
+    horizon (default: the best of the registered online algorithms).  The
+    reported ``bound`` is the larger of HiGHS's bound and
+    :func:`optsched.asrpt.bounds.lower_bound`.
+    """
+    from optsched.asrpt.bounds import lower_bound
+    from optsched.asrpt.check import check
+    from optsched.asrpt.schedule import AsrptSchedule
+    from optsched.core.registry import OfflineResult
+
+    began = time.perf_counter()
+    if upper is None:
+        from optsched.asrpt import baselines, online
+
+        algs = (online.asrpt, online.asrpt_perfect, baselines.wcs_duration,
+                baselines.wcs_subtime, baselines.spjf)  # fmt: skip
+        upper = min((alg(inst) for alg in algs), key=lambda s: check(inst, s).objective)
+    ub = check(inst, upper).objective
+    mod, opts = build_schedule(inst, ub)
+    res = solve(mod, time_limit=time_limit, threads=threads, verbose=verbose)
+
+    def extract() -> AsrptSchedule:
+        n = inst.n_jobs
+        start, servers, xs = [0] * n, [()] * n, [np.zeros((0, 0))] * n
+        for i, o, t in mod.K:
+            if pyo.value(mod.y[i, o, t]) > 0.5:
+                u, x, _ = opts[i][o]
+                used = [m for m in range(len(u)) if u[m]]
+                start[i], servers[i], xs[i] = t, tuple(used), x[:, used]
+        return AsrptSchedule(tuple(start), tuple(servers), tuple(xs),
+                             {"algorithm": "milp"})  # fmt: skip
+
+    out = OfflineResult.from_solve(res, began, extract, lambda s: check(inst, s))
+    lb = lower_bound(inst)["lower_bound"]
+    bound = max(out.bound, lb) if out.bound == out.bound else lb
+    return OfflineResult(out.objective, bound, out.status, out.runtime, out.schedule)

@@ -25,7 +25,7 @@ import optsched
 from optsched.core.errors import InfeasibleScheduleError
 from optsched.core.ratio import declared_violation
 
-EXAMPLES = {"edgecloud": 200, "oasis": 25, "hetero": 40, "okita": 200}
+EXAMPLES = {"edgecloud": 200, "oasis": 25, "hetero": 40, "okita": 200, "asrpt": 200}
 
 
 @pytest.mark.parametrize("key", optsched.PAPERS)

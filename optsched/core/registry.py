@@ -15,6 +15,7 @@ _SLICES: dict[str, str] = {
     "hetero": "optsched.hetero.paper",
     "edgecloud": "optsched.edgecloud.paper",
     "okita": "optsched.okita.paper",
+    "asrpt": "optsched.asrpt.paper",
 }
 
 

@@ -1,0 +1,473 @@
+"""Instances of the A-SRPT problem (8) (Luo et al., Sec. III) and their generator.
+
+An instance is a cluster (``M`` servers of ``g`` GPUs, bandwidths
+``B_inter``, ``B_intra`` in MB/ms = GB/s), the slot length in seconds, and
+jobs sorted by arrival.  A job has an arrival slot ``r_i``, true iterations
+``n_i``, predicted iterations ``n~_i`` (0 for an unseen job), its stages
+(``Stage``: replicas ``k``, times in ms, sizes in MB; ``g_i = sum k``), the
+Table I model it came from, and the trace features the predictor uses
+(``user``, ``group``).
+
+Time: decisions are taken at whole slots (``t_i`` integer, (8)); a job
+placed with per-iteration time ``alpha_i`` (ms) runs ``n_i alpha_i / (1000
+slot)`` slots, so completion times are real numbers.  Objective (8) is
+``sum_i (t_i + n_i alpha_i)`` in slots.
+
+:func:`generate` draws instances either from a job trace
+(:mod:`optsched.core.trace`; the shipped Alibaba v2023 sample by default
+with ``trace="sample"``) or, with ``trace=None``, from the synthetic
+generator below, which keeps the trace's recurrence structure.  Both map
+jobs to models as Sec. V-A-1-b does (see :func:`generate`).
+"""
+
+from __future__ import annotations
+
+import json
+import math
+from dataclasses import dataclass, field
+from functools import cached_property
+from pathlib import Path
+from typing import Any
+
+import numpy as np
+import pandas as pd
+
+from optsched.core.errors import InvalidInstanceError
+from optsched.core.validate import as_float, as_int, as_list, require
+
+from . import profiles
+from .heavy_edge import heavy_edge
+from .predict import predict
+from .timing import Cluster, Stage, alpha
+
+FORMAT = "optsched.asrpt/1"
+
+#: Sec. V-B-1-a: 10 Gbps NIC, 300 GB/s NVLink (MB/ms = GB/s).
+B_INTER = 1.25
+B_INTRA = 300.0
+
+
+@dataclass(frozen=True)
+class Job:
+    """One DDLwMP job (see module doc)."""
+
+    arrival: int
+    iterations: int
+    predicted: float
+    stages: tuple[Stage, ...]
+    model: str = ""
+    user: str = ""
+    group: str = ""
+
+    @property
+    def gpus(self) -> int:
+        """``g_i = sum_s k_{i,s}``."""
+        return sum(st.k for st in self.stages)
+
+    def to_dict(self) -> dict[str, Any]:
+        return {
+            "arrival": self.arrival,
+            "iterations": self.iterations,
+            "predicted": self.predicted,
+            "model": self.model,
+            "user": self.user,
+            "group": self.group,
+            "stages": [
+                {"k": s.k, "pf": s.pf, "pb": s.pb, "d_in": s.d_in,
+                 "d_out": s.d_out, "h": s.h}
+                for s in self.stages
+            ],
+        }  # fmt: skip
+
+
+def min_servers_free(gpus: int, g: int) -> list[int]:
+    """GPUs per server when ``gpus`` are packed on the fewest servers (Sec. IV-B)."""
+    full, rest = divmod(gpus, g)
+    return [g] * full + ([rest] if rest else [])
+
+
+def alpha_min_est(stages: tuple[Stage, ...], cluster: Cluster) -> float:
+    """``alpha~_i^min``: Heavy-Edge on the fewest servers, Eq. (7) (Sec. IV-B)."""
+    free = min_servers_free(sum(s.k for s in stages), cluster.gpus)
+    sub = Cluster(len(free), cluster.gpus, cluster.b_inter, cluster.b_intra)
+    return alpha(stages, heavy_edge(stages, free), sub)
+
+
+def alpha_max(stages: tuple[Stage, ...], cluster: Cluster) -> float:
+    """``alpha_i^max``: one replica per server, ``g_i`` servers, Eq. (7) (Sec. III-B)."""
+    gi = sum(s.k for s in stages)
+    x = np.zeros((len(stages), gi), dtype=np.int64)
+    col = 0
+    for s, st in enumerate(stages):
+        x[s, col : col + st.k] = 1
+        col += st.k
+    sub = Cluster(gi, cluster.gpus, cluster.b_inter, cluster.b_intra)
+    return alpha(stages, x, sub)
+
+
+def _check_job(job: Job, p: str, cluster: Cluster) -> None:
+    as_int(job.arrival, f"{p}.arrival (r_i)", lo=0)
+    as_int(job.iterations, f"{p}.iterations (n_i)", lo=1)
+    as_float(job.predicted, f"{p}.predicted (n~_i)", lo=0.0)
+    if not isinstance(job.stages, tuple) or not job.stages:
+        raise InvalidInstanceError(f"{p}.stages: need at least one stage")
+    for s, st in enumerate(job.stages):
+        if not isinstance(st, Stage):
+            raise InvalidInstanceError(f"{p}.stages[{s}]: not a Stage, got {st!r}")
+    for name in ("model", "user", "group"):
+        if not isinstance(getattr(job, name), str):
+            raise InvalidInstanceError(f"{p}.{name}: must be a string")
+    cap = cluster.n_servers * cluster.gpus
+    if job.gpus > cap:
+        raise InvalidInstanceError(
+            f"{p}.stages: the job needs g_i = {job.gpus} GPUs, the cluster has {cap}"
+        )
+
+
+@dataclass(frozen=True)
+class AsrptInstance:
+    """Cluster, slot length (s) and the job sequence (sorted by arrival)."""
+
+    cluster: Cluster
+    jobs: tuple[Job, ...]
+    slot: float = 1.0
+    meta: dict[str, Any] = field(default_factory=dict, compare=False, repr=False)
+
+    def __post_init__(self) -> None:
+        if not isinstance(self.cluster, Cluster):
+            raise InvalidInstanceError(f"cluster: not a Cluster, got {self.cluster!r}")
+        as_float(self.slot, "slot (seconds)", lo=0.0, lo_open=True)
+        if not isinstance(self.jobs, tuple):
+            raise InvalidInstanceError("jobs: must be a tuple of Job")
+        for i, job in enumerate(self.jobs):
+            if not isinstance(job, Job):
+                raise InvalidInstanceError(f"jobs[{i}]: not a Job, got {job!r}")
+            _check_job(job, f"jobs[{i}]", self.cluster)
+        arr = [j.arrival for j in self.jobs]
+        if arr != sorted(arr):
+            raise InvalidInstanceError(
+                f"jobs: must be sorted by arrival (online order), got {arr[:20]}"
+            )
+
+    # ----------------------------------------------------------------- sizes
+    @property
+    def n_jobs(self) -> int:
+        return len(self.jobs)
+
+    @property
+    def total_gpus(self) -> int:
+        """``G = M g``."""
+        return self.cluster.n_servers * self.cluster.gpus
+
+    @cached_property
+    def gpus(self) -> np.ndarray:
+        """``g_i`` per job."""
+        return np.array([j.gpus for j in self.jobs], dtype=np.int64)
+
+    @cached_property
+    def arrival(self) -> np.ndarray:
+        return np.array([j.arrival for j in self.jobs], dtype=np.int64)
+
+    @cached_property
+    def iterations(self) -> np.ndarray:
+        return np.array([j.iterations for j in self.jobs], dtype=float)
+
+    @cached_property
+    def predicted(self) -> np.ndarray:
+        return np.array([j.predicted for j in self.jobs], dtype=float)
+
+    @cached_property
+    def alpha_min_est(self) -> np.ndarray:
+        """``alpha~_i^min`` (ms) per job (cached per distinct configuration)."""
+        memo: dict[tuple[Stage, ...], float] = {}
+        out = []
+        for j in self.jobs:
+            if j.stages not in memo:
+                memo[j.stages] = alpha_min_est(j.stages, self.cluster)
+            out.append(memo[j.stages])
+        return np.array(out)
+
+    @cached_property
+    def alpha_max(self) -> np.ndarray:
+        """``alpha_i^max`` (ms) per job."""
+        memo: dict[tuple[Stage, ...], float] = {}
+        out = []
+        for j in self.jobs:
+            if j.stages not in memo:
+                memo[j.stages] = alpha_max(j.stages, self.cluster)
+            out.append(memo[j.stages])
+        return np.array(out)
+
+    def slots(self, iterations: Any, alpha_ms: Any) -> Any:
+        """Duration in slots of ``iterations`` at ``alpha_ms`` ms each."""
+        return np.asarray(iterations) * np.asarray(alpha_ms) / (1000.0 * self.slot)
+
+    def with_predictions(self, predicted: Any, **meta: Any) -> AsrptInstance:
+        """A copy whose ``n~_i`` are ``predicted`` (e.g. another predictor, Fig. 9)."""
+        pred = [float(p) for p in predicted]
+        if len(pred) != self.n_jobs:
+            raise InvalidInstanceError(
+                f"predicted: need {self.n_jobs} values, got {len(pred)}"
+            )
+        jobs = tuple(
+            Job(j.arrival, j.iterations, p, j.stages, j.model, j.user, j.group)
+            for j, p in zip(self.jobs, pred, strict=True)
+        )
+        return AsrptInstance(self.cluster, jobs, self.slot, {**self.meta, **meta})
+
+    # ----------------------------------------------------------------- JSON
+    def to_dict(self) -> dict[str, Any]:
+        c = self.cluster
+        return {
+            "format": FORMAT,
+            "cluster": {"n_servers": c.n_servers, "gpus": c.gpus,
+                        "b_inter": c.b_inter, "b_intra": c.b_intra},
+            "slot": self.slot,
+            "jobs": [j.to_dict() for j in self.jobs],
+        }  # fmt: skip
+
+    def to_json(self, indent: int | None = None) -> str:
+        return json.dumps(self.to_dict(), indent=indent)
+
+    @classmethod
+    def from_dict(cls, data: dict[str, Any]) -> AsrptInstance:
+        fmt = require(data, "format")
+        if fmt != FORMAT:
+            raise InvalidInstanceError(f"format: expected {FORMAT!r}, got {fmt!r}")
+        c = require(data, "cluster")
+        cluster = Cluster(
+            n_servers=require(c, "n_servers", "cluster"),
+            gpus=require(c, "gpus", "cluster"),
+            b_inter=require(c, "b_inter", "cluster"),
+            b_intra=require(c, "b_intra", "cluster"),
+        )
+        jobs = []
+        for i, d in enumerate(as_list(require(data, "jobs"), "jobs")):
+            p = f"jobs[{i}]"
+            stages = []
+            for s, sd in enumerate(as_list(require(d, "stages", p), f"{p}.stages")):
+                q = f"{p}.stages[{s}]"
+                try:
+                    stages.append(Stage(**{k: require(sd, k, q) for k in
+                                           ("k", "pf", "pb", "d_in", "d_out", "h")}))  # fmt: skip
+                except InvalidInstanceError as exc:
+                    raise InvalidInstanceError(f"{q}.{exc}") from None
+            jobs.append(
+                Job(
+                    arrival=require(d, "arrival", p),
+                    iterations=require(d, "iterations", p),
+                    predicted=require(d, "predicted", p),
+                    stages=tuple(stages),
+                    model=d.get("model", ""),
+                    user=d.get("user", ""),
+                    group=d.get("group", ""),
+                )
+            )
+        return cls(cluster, tuple(jobs), slot=require(data, "slot"))
+
+    @classmethod
+    def from_json(cls, text: str) -> AsrptInstance:
+        try:
+            data = json.loads(text)
+        except json.JSONDecodeError as exc:
+            raise InvalidInstanceError(f"<json>: not valid JSON ({exc})") from exc
+        return cls.from_dict(data)
+
+
+# --------------------------------------------------------------------- generator
+def _assign_models(
+    groups: pd.DataFrame, rng: np.random.Generator, gpus_per_server: int, n_servers: int
+) -> dict[str, tuple[str, tuple[Stage, ...]]]:
+    """Sec. V-A-1-b: group -> (model, configuration) matching the group's GPU count."""
+    out = {}
+    for name, g in zip(groups["group"], groups["gpus"], strict=True):
+        g = int(min(g, gpus_per_server * n_servers))
+        models = profiles.models_for(g)
+        model = models[int(rng.integers(len(models)))]
+        configs = profiles.configurations(model, g)
+        out[name] = (model, configs[int(rng.integers(len(configs)))])
+    return out
+
+
+def _synthetic_jobs(
+    rng: np.random.Generator,
+    n: int,
+    *,
+    n_groups: int,
+    single_gpu_share: float,
+    max_gpus: int,
+    duration: float,
+    repeat: float,
+) -> pd.DataFrame:
+    """Synthetic trace rows (``user``, ``group``, ``gpus``, ``duration`` in slots)."""
+    weights = 1.0 / np.arange(1, n_groups + 1)  # Zipf: a few groups recur a lot
+    weights /= weights.sum()
+    choices = [c for c in (2, 4, 8) if c <= max_gpus] or [1]
+    g_gpus = np.where(
+        rng.random(n_groups) < single_gpu_share,
+        1,
+        rng.choice(choices, size=n_groups),
+    )
+    g_base = np.maximum(1.0, rng.lognormal(np.log(duration), 0.6, size=n_groups))
+    g_user = rng.integers(0, max(1, n_groups // 2), size=n_groups)
+    grp = rng.choice(n_groups, size=n, p=weights)
+    noise = np.where(rng.random(n) < repeat, 1.0, rng.lognormal(0.0, 0.5, size=n))
+    return pd.DataFrame(
+        {
+            "user": [f"u{g_user[k]}" for k in grp],
+            "group": [f"g{k}" for k in grp],
+            "gpus": g_gpus[grp],
+            "duration": g_base[grp] * noise,
+        }
+    )
+
+
+def generate(
+    seed: int = 0,
+    n_jobs: int = 4,
+    n_servers: int = 2,
+    gpus_per_server: int = 2,
+    *,
+    trace: str | Path | pd.DataFrame | None = None,
+    predictor: str = "rf",
+    load: float = 1.5,
+    slot: float | None = None,
+    scale: float = 1.0,
+    b_inter: float = B_INTER,
+    b_intra: float = B_INTRA,
+    single_gpu_share: float = 0.5,
+    duration: float = 3.0,
+    train_share: float = 0.8,
+) -> AsrptInstance:
+    """Draw an instance (seeded; same arguments, same instance).
+
+    Sec. V-A-1-b's mapping: every recurrence group is assigned a model and a
+    configuration with the group's GPU count -- a single-GPU group one of
+    the five single-GPU models, a multi-GPU group a random model with a
+    configuration on that many GPUs (:mod:`~optsched.asrpt.profiles`) --
+    and a job's iterations are its duration divided by ``alpha~_min`` of
+    its configuration (at least 1).  The predictor (``rf``, ``mean``,
+    ``median``, ``perfect``; :mod:`~optsched.asrpt.predict`) is fitted on
+    the jobs before the window (the paper's first 80%).
+
+    ``trace=None`` (synthetic): ``5 n_jobs`` jobs of ``max(2, n_jobs // 2)``
+    groups (Zipf frequencies), a group ``single_gpu_share`` single-GPU
+    (paper: over 70%), else 2, 4 or 8 GPUs (at most a server);
+    a group's base duration is lognormal with median ``duration`` slots,
+    and a job repeats it exactly with probability 0.6 (the paper: about 60%
+    predicted exactly), else multiplies it by lognormal noise.  The first
+    ``4 n_jobs`` jobs are history, the last ``n_jobs`` the instance;
+    arrivals are uniform with a rate that offers ``load`` times the
+    cluster's GPU-slots; ``slot`` defaults to 60 s.
+
+    ``trace`` = a path, ``"sample"`` or a table from
+    :func:`optsched.core.trace.read_trace`: scheduled GPU jobs (``gpus >=
+    1``; a fractional GPU counts as one; ``gpus`` capped at the cluster);
+    the window is ``n_jobs`` consecutive jobs starting at a seeded offset
+    after the first ``train_share`` of the trace (history = all jobs before
+    it); arrivals are seconds since the window's first job times ``scale``
+    (the paper's testbed: 10%) over ``slot`` (default 1 s), iterations
+    ``scale`` times the trace's.  ``load`` and ``duration`` are ignored.
+    """
+    seed = as_int(seed, "seed", lo=0)
+    n_jobs = as_int(n_jobs, "n_jobs", lo=1)
+    n_servers = as_int(n_servers, "n_servers", lo=1)
+    gpus_per_server = as_int(gpus_per_server, "gpus_per_server", lo=1)
+    as_float(single_gpu_share, "single_gpu_share", lo=0.0, hi=1.0)
+    as_float(scale, "scale", lo=0.0, lo_open=True)
+    as_float(load, "load", lo=0.0, lo_open=True)
+    cluster = Cluster(n_servers, gpus_per_server, b_inter, b_intra)
+    rng = np.random.default_rng(seed)
+    if trace is None:
+        slot = 60.0 if slot is None else slot
+        n_total = 5 * n_jobs
+        rows = _synthetic_jobs(
+            rng,
+            n_total,
+            n_groups=max(2, n_jobs // 2),
+            single_gpu_share=single_gpu_share,
+            max_gpus=min(gpus_per_server, 8),
+            duration=duration,
+            repeat=0.6,
+        )
+        rows["duration"] *= slot  # seconds
+        mean_work = float((rows["gpus"] * rows["duration"] / slot).mean())
+        gap = mean_work / (cluster.n_servers * cluster.gpus * load)
+        arr = np.sort(rng.uniform(0, gap * n_total, size=n_total))
+        rows["arrival"] = np.floor(arr - arr[4 * n_jobs]).astype(np.int64)
+        split = 4 * n_jobs
+    else:
+        slot = 1.0 if slot is None else slot
+        rows, split = _trace_rows(trace, n_jobs, train_share, rng, cluster)
+        rows["arrival"] = np.floor(
+            (rows["submit"] - rows["submit"].iloc[split]) * scale / slot
+        ).astype(np.int64)
+    groups = rows.drop_duplicates("group")[["group", "gpus"]]
+    assign = _assign_models(groups, rng, gpus_per_server, n_servers)
+    a_min = {
+        name: alpha_min_est(stages, cluster) for name, (_, stages) in assign.items()
+    }
+    iters = np.maximum(
+        1,
+        np.round(
+            scale * rows["duration"].to_numpy() * 1000.0
+            / rows["group"].map(a_min).to_numpy()
+        ),
+    ).astype(np.int64)  # fmt: skip
+    rows["iterations"] = iters
+    hist, win = rows.iloc[:split], rows.iloc[split : split + n_jobs]
+    pred = predict(
+        hist,
+        win["user"].tolist(),
+        win["group"].tolist(),
+        method=predictor,
+        truth=win["iterations"].tolist(),
+        seed=seed,
+    )
+    jobs = tuple(
+        Job(
+            arrival=int(r.arrival),
+            iterations=int(r.iterations),
+            predicted=float(p),
+            stages=assign[r.group][1],
+            model=assign[r.group][0],
+            user=str(r.user),
+            group=str(r.group),
+        )
+        for r, p in zip(win.itertuples(), pred, strict=True)
+    )
+    return AsrptInstance(
+        cluster,
+        jobs,
+        slot=slot,
+        meta={"seed": seed, "predictor": predictor, "history": len(hist)},
+    )
+
+
+def _trace_rows(
+    trace: str | Path | pd.DataFrame,
+    n_jobs: int,
+    train_share: float,
+    rng: np.random.Generator,
+    cluster: Cluster,
+) -> tuple[pd.DataFrame, int]:
+    from optsched.core.trace import read_trace, sample_path
+
+    if isinstance(trace, pd.DataFrame):
+        df = trace
+    else:
+        df = read_trace(sample_path() if str(trace) == "sample" else trace)
+    df = df[(df["gpus"] >= 1) | (df["gpu_milli"] > 0)]
+    df = df[df["duration"].notna() & (df["duration"] > 0)].reset_index(drop=True)
+    df = df.assign(
+        gpus=np.clip(df["gpus"].clip(lower=1), 1, cluster.n_servers * cluster.gpus),
+        user=df["user"].fillna("").astype(str),
+    )
+    lo = math.floor(train_share * len(df))
+    if len(df) - lo < n_jobs:
+        raise InvalidInstanceError(
+            f"n_jobs: the trace has {len(df) - lo} jobs after its first "
+            f"{train_share:.0%} ({len(df)} usable), asked for {n_jobs}"
+        )
+    start = lo + int(rng.integers(len(df) - lo - n_jobs + 1))
+    return df.iloc[: start + n_jobs].reset_index(drop=True), start

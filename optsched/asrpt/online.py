@@ -1,0 +1,113 @@
+"""A-SRPT (Luo et al., Alg. 1) and A-SRPT-Perfect.
+
+Line by line (event-driven: :mod:`optsched.asrpt.sim`):
+
+* **Virtual instance A~_1** (Sec. IV-C-1): one machine; job ``i`` arrives at
+  ``r_i`` with processing ``(g_i / G) n~_i alpha~_i^min`` (slots) and is
+  run by preemptive SRPT.  Its schedule depends on arrivals and
+  predictions only, so its completion times ``C~_i`` are computed once
+  (each is known online at ``C~_i``: it depends on jobs released before).
+  Line 2: at slot ``t`` every job with ``C~_i <= t`` is appended to
+  ``pending_queue`` in order of ``C~_i`` (ties: SRPT order).  An unseen
+  job (``n~_i = 0``) completes at its arrival (Sec. IV-C-3).
+* Lines 3-7: the head ``i`` is taken while ``g_i`` does not exceed the free
+  GPUs of the whole cluster; otherwise the clock moves on (line 25).
+* Lines 8-20, **communication-heavy** (``alpha_i^max / alpha~_i^min >=
+  COMM_HEAVY``): GPUs from the servers with the most available GPUs,
+  Heavy-Edge, ``alpha_i`` by (7); start now if ``alpha_i / alpha~_i^min <=
+  COMM_HEAVY``; else ``kappa = alpha_i`` and for ``t' = t+1 .. t + tau
+  (g_i / G) n~_i alpha~_i^min`` (whole slots) the placement is recomputed
+  with the availability at ``t'``; the job starts at the first ``t'`` with
+  ``alpha_i < kappa``, else at the window's last slot with the placement
+  computed there (line 20).  Reading of the loop variable (docs/asrpt.md):
+  the ``for t`` of line 16 *is* the scheduler's clock, so the window holds
+  up the queue behind ``i`` (the same delay Lemma 2's proof charges to
+  every later job); GPUs freed meanwhile are not given to other jobs.
+* Lines 21-23, otherwise: GPUs from the servers with the *least* available
+  GPUs (fragmentation-aware), Heavy-Edge, start now.
+
+``tau`` is not printed for the simulations (the testbed uses 0); default 1
+(docs/errata.md).  ``asrpt_perfect`` runs the same with ``n~_i = n_i``.
+"""
+
+from __future__ import annotations
+
+import math
+from collections import deque
+
+import numpy as np
+
+from .instance import AsrptInstance
+from .schedule import AsrptSchedule
+from .sim import ClusterState, srpt
+
+COMM_HEAVY = 1.5
+TAU = 1.0
+
+
+def virtual_durations(inst: AsrptInstance, iterations: np.ndarray) -> np.ndarray:
+    """``(g_i / G) n_i alpha~_i^min`` in slots (instance A_1, or A~_1 with ``n~``)."""
+    return inst.gpus / inst.total_gpus * inst.slots(iterations, inst.alpha_min_est)
+
+
+def asrpt(
+    inst: AsrptInstance,
+    *,
+    tau: float = TAU,
+    comm_heavy: float = COMM_HEAVY,
+    predicted: np.ndarray | None = None,
+    seed: int = 0,
+) -> AsrptSchedule:
+    """Alg. 1 with the instance's predictions ``n~_i`` (or ``predicted``)."""
+    n = inst.n_jobs
+    pred = inst.predicted if predicted is None else np.asarray(predicted, float)
+    size = virtual_durations(inst, pred)
+    vdone = srpt(inst.arrival.astype(float), size)
+    order = np.lexsort((np.arange(n), vdone))  # pending order; ties: index
+    enter = np.ceil(vdone[order]).astype(np.int64)  # slot it joins the queue
+    heavy = inst.alpha_max / inst.alpha_min_est >= comm_heavy
+    cl = ClusterState(inst, seed)
+    pending: deque[int] = deque()
+    k, t, placed, delays = 0, 0, 0, 0
+    while placed < n:
+        cl.release(t)
+        while k < n and enter[k] <= t:  # line 2
+            pending.append(int(order[k]))
+            k += 1
+        while pending:  # line 3
+            i = pending[0]
+            if inst.jobs[i].gpus > cl.n_free:  # line 5 fails: line 25
+                break
+            pending.popleft()  # line 7
+            a_min = inst.alpha_min_est[i]
+            if heavy[i]:  # line 8
+                servers, x, a = cl.plan(i, most=True)  # lines 9-11
+                if a / a_min > comm_heavy:  # line 12 fails: lines 15-20
+                    kappa, last = a, t + math.floor(tau * size[i] + 1e-9)
+                    while t < last:
+                        t = int(min(cl.next_release(), last))
+                        if t <= last:
+                            cl.release(t)
+                        servers, x, a = cl.plan(i, most=True)  # line 17
+                        if a < kappa:  # lines 18-19
+                            break
+                    delays += 1
+            else:  # lines 21-23
+                servers, x, a = cl.plan(i, most=False)
+            cl.begin(i, t, servers, x, a)
+            placed += 1
+        if placed == n:
+            break
+        if pending:  # the head waits for GPUs: next release (line 25)
+            t = int(cl.next_release())
+        elif enter[k] > t:  # nothing to do before the next event
+            t = int(min(cl.next_release(), enter[k]))
+        # else: jobs joined A~_1's order during a delay window; same slot
+    return cl.schedule(algorithm="asrpt", tau=tau, comm_heavy_delays=delays)
+
+
+def asrpt_perfect(inst: AsrptInstance, **kw: object) -> AsrptSchedule:
+    """A-SRPT-Perfect: Alg. 1 with the true iterations as predictions (Fig. 5, 9)."""
+    sched = asrpt(inst, predicted=inst.iterations, **kw)  # type: ignore[arg-type]
+    sched.meta["algorithm"] = "asrpt_perfect"
+    return sched

@@ -1,0 +1,126 @@
+"""The scheduling MILP of (8) and the lower bounds against independent computations."""
+
+from __future__ import annotations
+
+import itertools
+import math
+
+import numpy as np
+import pytest
+from hypothesis import HealthCheck, given, settings
+from hypothesis import strategies as st
+from optsched.models.asrpt import solve_offline
+
+import optsched
+from optsched.asrpt import AsrptInstance, Job, Stage, alpha, check, generate
+from optsched.asrpt.bounds import alpha_min_exact, lower_bound, theorem1
+from optsched.asrpt.profiles import configurations
+from optsched.asrpt.timing import Cluster
+
+C = Cluster(2, 2, 1.25, 300.0)
+
+
+def _placements(stages, M, g):
+    """Every x[s, m] with row sums k_s and column sums <= g (test's own enumeration)."""
+    rows = []
+    for stage in stages:
+        rows.append([c for c in itertools.product(range(stage.k + 1), repeat=M)
+                     if sum(c) == stage.k])  # fmt: skip
+    for combo in itertools.product(*rows):
+        x = np.array(combo)
+        if (x.sum(axis=0) <= g).all():
+            yield x
+
+
+def _brute(inst: AsrptInstance) -> float:
+    """Least sum of completions over starts in [r, H] and every placement."""
+    c = inst.cluster
+    per_job = []
+    for job in inst.jobs:
+        opts = []
+        for x in _placements(job.stages, c.n_servers, c.gpus):
+            a = alpha(job.stages, x, c)
+            opts.append((x.sum(axis=0), job.iterations * a / (1000 * inst.slot)))
+        per_job.append(opts)
+    # any schedule can run the jobs one after another after the last arrival
+    H = int(max(inst.arrival) + sum(math.ceil(max(d for _, d in o)) for o in per_job))
+    best = math.inf
+    choices = [
+        [(t, u, d) for t in range(j.arrival, H + 1) for u, d in per_job[i]]
+        for i, j in enumerate(inst.jobs)
+    ]
+    for combo in itertools.product(*choices):
+        tot = sum(t + d for t, _, d in combo)
+        if tot >= best:
+            continue
+        ok = True
+        for (t1, u1, d1), (t2, u2, d2) in itertools.combinations(combo, 2):
+            if t1 < t2 + d2 and t2 < t1 + d1 and (u1 + u2 > c.gpus).any():
+                ok = False
+                break
+        if ok and len(combo) > 2:  # three jobs: check every instant of overlap
+            for tau in {t for t, _, _ in combo}:
+                load = sum(u for t, u, d in combo if t <= tau < t + d)
+                if (load > c.gpus).any():
+                    ok = False
+                    break
+        if ok:
+            best = tot
+    return best
+
+
+ONE = (Stage(k=1, pf=400.0, pb=600.0),)
+TWO = (Stage(k=2, pf=200.0, pb=300.0, h=300.0),)
+
+
+def test_milp_equals_brute_force_by_hand():
+    # one server of 2 GPUs: A (1 GPU, 3 slots), B (2 GPUs, 2 x 0.501 slots).
+    # B first, A at the next whole slot 2: 1.002 + 5 beats A first (3 + 4.002)
+    inst = AsrptInstance(Cluster(1, 2, 1.25, 300.0),
+                         (Job(0, 3, 3.0, ONE), Job(0, 2, 2.0, TWO)))  # fmt: skip
+    res = solve_offline(inst)
+    assert res.status == "optimal"
+    assert res.objective == pytest.approx(1.002 + 5)
+    assert res.objective == pytest.approx(_brute(inst))
+    assert res.schedule.start == (2, 0)
+    # two servers, two 1-GPU jobs and B: sharing one server leaves B a whole
+    # server (3 + 3 + 1.002) instead of a split B (980 ms: 3 + 3 + 1.96)
+    inst = AsrptInstance(C, (Job(0, 3, 3.0, ONE), Job(0, 3, 3.0, ONE),
+                             Job(0, 2, 2.0, TWO)))  # fmt: skip
+    res = solve_offline(inst)
+    assert res.objective == pytest.approx(7.002)
+    assert res.objective == pytest.approx(_brute(inst))
+
+
+def test_milp_equals_brute_force_random():
+    for seed in range(12):
+        inst = generate(seed, n_jobs=2 + seed % 2, predictor="mean")
+        res = solve_offline(inst)
+        assert res.status == "optimal"
+        assert res.objective == pytest.approx(_brute(inst), rel=1e-9), seed
+        assert res.bound <= res.objective + 1e-9
+
+
+def test_alpha_min_exact_is_the_least_alpha():
+    c = Cluster(4, 2, 1.25, 300.0)
+    for model in ("VGG19", "BERT-large", "T5"):
+        for stages in configurations(model, 4):
+            best = min(alpha(stages, x, c) for x in _placements(stages, 4, 2))
+            assert alpha_min_exact(stages, c) == pytest.approx(best, rel=1e-9)
+
+
+@settings(max_examples=60, deadline=None, derandomize=True,
+          suppress_health_check=[HealthCheck.too_slow])  # fmt: skip
+@given(seed=st.integers(0, 10**6))
+def test_bounds_sandwich_the_optimum(seed):
+    p = optsched.get_paper("asrpt")
+    inst = p.generate(seed=seed, **p.demo_size)
+    res = solve_offline(inst)
+    assert res.status == "optimal"
+    lb = lower_bound(inst)
+    assert lb["per_job"] <= res.objective + 1e-9
+    assert lb["srpt"] <= res.objective + 1e-9
+    assert lb["lemma1_certified"] <= res.objective + 1e-9
+    for name in p.algorithms:
+        assert res.objective <= check(inst, p.run(name, inst)).objective + 1e-9
+    assert theorem1(inst) >= 1.0
