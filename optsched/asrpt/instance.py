@@ -176,27 +176,23 @@ class AsrptInstance:
     def predicted(self) -> np.ndarray:
         return np.array([j.predicted for j in self.jobs], dtype=float)
 
-    @cached_property
-    def alpha_min_est(self) -> np.ndarray:
-        """``alpha~_i^min`` (ms) per job (cached per distinct configuration)."""
+    def _per_config(self, fn: Any) -> np.ndarray:
+        """``fn(stages, cluster)`` per job, computed once per distinct configuration."""
         memo: dict[tuple[Stage, ...], float] = {}
-        out = []
         for j in self.jobs:
             if j.stages not in memo:
-                memo[j.stages] = alpha_min_est(j.stages, self.cluster)
-            out.append(memo[j.stages])
-        return np.array(out)
+                memo[j.stages] = fn(j.stages, self.cluster)
+        return np.array([memo[j.stages] for j in self.jobs])
+
+    @cached_property
+    def alpha_min_est(self) -> np.ndarray:
+        """``alpha~_i^min`` (ms) per job."""
+        return self._per_config(alpha_min_est)
 
     @cached_property
     def alpha_max(self) -> np.ndarray:
         """``alpha_i^max`` (ms) per job."""
-        memo: dict[tuple[Stage, ...], float] = {}
-        out = []
-        for j in self.jobs:
-            if j.stages not in memo:
-                memo[j.stages] = alpha_max(j.stages, self.cluster)
-            out.append(memo[j.stages])
-        return np.array(out)
+        return self._per_config(alpha_max)
 
     def slots(self, iterations: Any, alpha_ms: Any) -> Any:
         """Duration in slots of ``iterations`` at ``alpha_ms`` ms each."""
