@@ -43,6 +43,8 @@ bench: $(STAMP)
 	$(BIN)/python -m benchmarks.oasis_bench
 	$(BIN)/python -m benchmarks.hetero_bench
 	$(BIN)/python -m benchmarks.edgecloud_bench
+	$(BIN)/python -m benchmarks.okita_bench
+	$(BIN)/python -m benchmarks.asrpt_bench
 
 clean:
 	rm -rf $(VENV) paper_figures/out .pytest_cache build optsched.egg-info

@@ -307,7 +307,8 @@ def _synthetic_jobs(
     g_base = np.maximum(1.0, rng.lognormal(np.log(duration), 0.6, size=n_groups))
     g_user = rng.integers(0, max(1, n_groups // 2), size=n_groups)
     grp = rng.choice(n_groups, size=n, p=weights)
-    noise = np.where(rng.random(n) < repeat, 1.0, rng.lognormal(0.0, 0.5, size=n))
+    exact = rng.random(n_groups) < repeat  # a group that repeats one duration
+    noise = np.where(exact[grp], 1.0, rng.lognormal(0.0, 0.5, size=n))
     return pd.DataFrame(
         {
             "user": [f"u{g_user[k]}" for k in grp],
@@ -331,7 +332,7 @@ def generate(
     scale: float = 1.0,
     b_inter: float = B_INTER,
     b_intra: float = B_INTRA,
-    single_gpu_share: float = 0.5,
+    single_gpu_share: float | None = None,
     duration: float = 3.0,
     train_share: float = 0.8,
 ) -> AsrptInstance:
@@ -346,12 +347,14 @@ def generate(
     ``median``, ``perfect``; :mod:`~optsched.asrpt.predict`) is fitted on
     the jobs before the window (the paper's first 80%).
 
-    ``trace=None`` (synthetic): ``5 n_jobs`` jobs of ``max(2, n_jobs // 2)``
-    groups (Zipf frequencies), a group ``single_gpu_share`` single-GPU
-    (paper: over 70%), else 2, 4 or 8 GPUs (at most a server);
-    a group's base duration is lognormal with median ``duration`` slots,
-    and a job repeats it exactly with probability 0.6 (the paper: about 60%
-    predicted exactly), else multiplies it by lognormal noise.  The first
+    ``trace=None`` (synthetic): ``5 n_jobs`` jobs of ``max(2, n_jobs // 5)``
+    groups (Zipf frequencies), a group single-GPU with probability
+    ``single_gpu_share`` (default 0.5, so that tiny instances are contended;
+    the paper's trace has over 70%), else 2, 4 or 8 GPUs (at most a server);
+    a group's base duration is lognormal with median ``duration`` slots;
+    with probability 0.6 a group repeats it exactly in every job (the paper:
+    about 60% of the jobs predicted exactly), else its jobs multiply it by
+    lognormal noise.  The first
     ``4 n_jobs`` jobs are history, the last ``n_jobs`` the instance;
     arrivals are uniform with a rate that offers ``load`` times the
     cluster's GPU-slots; ``slot`` defaults to 60 s.
@@ -364,12 +367,18 @@ def generate(
     it); arrivals are seconds since the window's first job times ``scale``
     (the paper's testbed: 10%) over ``slot`` (default 1 s), iterations
     ``scale`` times the trace's.  ``load`` and ``duration`` are ignored.
+    With ``single_gpu_share`` given (Fig. 7: "jobs randomly set for
+    single-GPU or distributed training"), every recurrence group is drawn
+    anew: single-GPU with that probability, else 2, 4 or 8 GPUs (at most a
+    server); per group rather than per job, so that a group keeps one model
+    and its recurrence (docs/asrpt.md).
     """
     seed = as_int(seed, "seed", lo=0)
     n_jobs = as_int(n_jobs, "n_jobs", lo=1)
     n_servers = as_int(n_servers, "n_servers", lo=1)
     gpus_per_server = as_int(gpus_per_server, "gpus_per_server", lo=1)
-    as_float(single_gpu_share, "single_gpu_share", lo=0.0, hi=1.0)
+    if single_gpu_share is not None:
+        as_float(single_gpu_share, "single_gpu_share", lo=0.0, hi=1.0)
     as_float(scale, "scale", lo=0.0, lo_open=True)
     as_float(load, "load", lo=0.0, lo_open=True)
     cluster = Cluster(n_servers, gpus_per_server, b_inter, b_intra)
@@ -380,8 +389,8 @@ def generate(
         rows = _synthetic_jobs(
             rng,
             n_total,
-            n_groups=max(2, n_jobs // 2),
-            single_gpu_share=single_gpu_share,
+            n_groups=max(2, n_jobs // 5),
+            single_gpu_share=0.5 if single_gpu_share is None else single_gpu_share,
             max_gpus=min(gpus_per_server, 8),
             duration=duration,
             repeat=0.6,
@@ -395,6 +404,13 @@ def generate(
     else:
         slot = 1.0 if slot is None else slot
         rows, split = _trace_rows(trace, n_jobs, train_share, rng, cluster)
+        if single_gpu_share is not None:
+            names = rows["group"].unique()
+            choices = [c for c in (2, 4, 8) if c <= gpus_per_server] or [1]
+            multi = rng.choice(choices, size=len(names))
+            single = rng.random(len(names)) < single_gpu_share
+            gmap = dict(zip(names, np.where(single, 1, multi), strict=True))
+            rows = rows.assign(gpus=rows["group"].map(gmap))
         rows["arrival"] = np.floor(
             (rows["submit"] - rows["submit"].iloc[split]) * scale / slot
         ).astype(np.int64)
