@@ -12,7 +12,7 @@ from .baselines import spjf, spwf, wcs_duration, wcs_subtime, wcs_workload
 from .check import AsrptEvaluation, check
 from .heavy_edge import heavy_edge, job_graph
 from .instance import AsrptInstance, Job, generate
-from .online import asrpt, asrpt_perfect
+from .online import asrpt, asrpt_eager, asrpt_perfect
 from .schedule import AsrptSchedule
 from .timing import Cluster, Stage, alpha, stage_times
 
@@ -25,6 +25,7 @@ __all__ = [
     "Stage",
     "alpha",
     "asrpt",
+    "asrpt_eager",
     "asrpt_perfect",
     "check",
     "generate",

@@ -28,12 +28,22 @@ Line by line (event-driven: :mod:`optsched.asrpt.sim`):
 
 ``tau`` is not printed for the simulations (the testbed uses 0); default 1
 (docs/errata.md).  ``asrpt_perfect`` runs the same with ``n~_i = n_i``.
+
+Named variant ``asrpt_eager`` (not the paper's pseudo-code): Sec. IV-C-1's
+prose -- "order jobs according to their completion time in A~_1. We then
+perform job scheduling on the actual cluster following the order" -- read
+as an *order only*: a job joins the pending queue at its arrival, placed by
+its A~_1 completion time.  Among arrived jobs that order is already fixed
+(SRPT never reorders two released jobs: the one with less remaining work
+finishes first), so the queue is the arrived, unplaced jobs sorted by
+``C~_i``; the literal algorithm is the same queue with each job held back
+until ``C~_i``.  Everything else (lines 3-25) is unchanged.
 """
 
 from __future__ import annotations
 
+import heapq
 import math
-from collections import deque
 
 import numpy as np
 
@@ -57,28 +67,37 @@ def asrpt(
     comm_heavy: float = COMM_HEAVY,
     predicted: np.ndarray | None = None,
     seed: int = 0,
+    eager: bool = False,
 ) -> AsrptSchedule:
-    """Alg. 1 with the instance's predictions ``n~_i`` (or ``predicted``)."""
+    """Alg. 1 with the instance's predictions ``n~_i`` (or ``predicted``).
+
+    ``eager=True`` is the named variant ``asrpt_eager`` (module docstring).
+    """
     n = inst.n_jobs
     pred = inst.predicted if predicted is None else np.asarray(predicted, float)
     size = virtual_durations(inst, pred)
     vdone = srpt(inst.arrival.astype(float), size)
-    order = np.lexsort((np.arange(n), vdone))  # pending order; ties: index
-    enter = np.ceil(vdone[order]).astype(np.int64)  # slot it joins the queue
+    if eager:  # joins at arrival (jobs are sorted by arrival)
+        order = np.arange(n)
+        enter = inst.arrival.astype(np.int64)
+    else:  # joins when A~_1 completes it, in completion order; ties: index
+        order = np.lexsort((np.arange(n), vdone))
+        enter = np.ceil(vdone[order]).astype(np.int64)
     heavy = inst.alpha_max / inst.alpha_min_est >= comm_heavy
     cl = ClusterState(inst, seed)
-    pending: deque[int] = deque()
+    pending: list[tuple[float, int]] = []  # heap by (C~_i, i): A~_1's order
     k, t, placed, delays = 0, 0, 0, 0
     while placed < n:
         cl.release(t)
         while k < n and enter[k] <= t:  # line 2
-            pending.append(int(order[k]))
+            j = int(order[k])
+            heapq.heappush(pending, (float(vdone[j]), j))
             k += 1
         while pending:  # line 3
-            i = pending[0]
+            i = pending[0][1]
             if inst.jobs[i].gpus > cl.n_free:  # line 5 fails: line 25
                 break
-            pending.popleft()  # line 7
+            heapq.heappop(pending)  # line 7
             a_min = inst.alpha_min_est[i]
             if heavy[i]:  # line 8
                 servers, x, a = cl.plan(i, most=True)  # lines 9-11
@@ -103,7 +122,11 @@ def asrpt(
         elif enter[k] > t:  # nothing to do before the next event
             t = int(min(cl.next_release(), enter[k]))
         # else: jobs joined A~_1's order during a delay window; same slot
-    return cl.schedule(algorithm="asrpt", tau=tau, comm_heavy_delays=delays)
+    return cl.schedule(
+        algorithm="asrpt_eager" if eager else "asrpt",
+        tau=tau,
+        comm_heavy_delays=delays,
+    )
 
 
 def asrpt_perfect(inst: AsrptInstance, **kw: object) -> AsrptSchedule:
@@ -111,3 +134,8 @@ def asrpt_perfect(inst: AsrptInstance, **kw: object) -> AsrptSchedule:
     sched = asrpt(inst, predicted=inst.iterations, **kw)  # type: ignore[arg-type]
     sched.meta["algorithm"] = "asrpt_perfect"
     return sched
+
+
+def asrpt_eager(inst: AsrptInstance, **kw: object) -> AsrptSchedule:
+    """Named variant: A-SRPT whose pending queue takes jobs at arrival (module doc)."""
+    return asrpt(inst, eager=True, **kw)  # type: ignore[arg-type]

@@ -9,7 +9,7 @@ from optsched.core.registry import OfflineResult, Paper
 from .baselines import spjf, spwf, wcs_duration, wcs_subtime, wcs_workload
 from .check import check
 from .instance import AsrptInstance, generate
-from .online import asrpt, asrpt_perfect
+from .online import asrpt, asrpt_eager, asrpt_perfect
 
 
 def solve_offline(
@@ -34,6 +34,7 @@ PAPER = Paper(
     algorithms={
         "asrpt": asrpt,
         "asrpt_perfect": asrpt_perfect,
+        "asrpt_eager": asrpt_eager,
         "spjf": spjf,
         "spwf": spwf,
         "wcs_duration": wcs_duration,

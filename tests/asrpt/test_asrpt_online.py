@@ -9,7 +9,7 @@ import pytest
 
 from optsched.asrpt import AsrptInstance, Job, Stage, check
 from optsched.asrpt.baselines import spjf, spwf, wcs_duration, wcs_subtime, wcs_workload
-from optsched.asrpt.online import asrpt, asrpt_perfect
+from optsched.asrpt.online import asrpt, asrpt_eager, asrpt_perfect
 from optsched.asrpt.sim import select, srpt
 from optsched.asrpt.timing import Cluster
 
@@ -61,9 +61,11 @@ def test_unseen_job_goes_first_and_virtual_order():
     assert s.start == (1, 0)  # J1 at once, J0 when A~_1 completes it (t = 1)
     assert s.servers == ((0,), (0,))  # least-available server for both
     assert check(inst, s).objective == pytest.approx(5 + 2)
-    # the baselines start both at once
-    for alg in (spjf, spwf, wcs_duration, wcs_workload, wcs_subtime):
+    # the baselines start both at once, and so does the eager variant: both
+    # join the queue at arrival, J1 first (C~ = 0 < 1), J0 then fits
+    for alg in (spjf, spwf, wcs_duration, wcs_workload, wcs_subtime, asrpt_eager):
         assert alg(inst).start == (0, 0)
+    assert asrpt_eager(inst).meta["algorithm"] == "asrpt_eager"
 
 
 def test_comm_heavy_job_waits_within_its_window():
@@ -113,3 +115,14 @@ def test_strict_versus_work_conserving():
         s = alg(inst)
         assert s.start == (0, 10, 1)
         assert check(inst, s).objective == pytest.approx(10 + 10.5005 + 6)
+
+
+def test_eager_variant_keeps_the_virtual_order():
+    # one server of 1 GPU: J0 (n~ = 8) and J1 (n~ = 1) at 0, J2 (n~ = 2) at 1.
+    # A~_1 (G = 1): J1 done at 1, J2 at 3, J0 at 11.  Eager: J1 at 0 (head),
+    # then J2 (arrived at 1, C~ = 3 < 11) before J0, each when the GPU frees.
+    one = Cluster(1, 1, 1.25, 300.0)
+    jobs = (Job(0, 8, 8.0, ONE), Job(0, 1, 1.0, ONE), Job(1, 2, 2.0, ONE))
+    inst = AsrptInstance(one, jobs)
+    assert asrpt_eager(inst).start == (3, 0, 1)
+    assert asrpt(inst).start == (11, 1, 3)  # literal: each waits for C~
