@@ -23,6 +23,7 @@ def test_there_are_notebooks() -> None:
         "hetero_matching_markets",
         "edgecloud_primal_dual",
         "okita_exact_vs_online",
+        "asrpt_virtual_srpt",
     }
 
 
