@@ -323,7 +323,7 @@ def generate(
     seed: int = 0,
     n_jobs: int = 4,
     n_servers: int = 2,
-    gpus_per_server: int = 2,
+    gpus_per_server: int = 8,
     *,
     trace: str | Path | pd.DataFrame | None = None,
     predictor: str = "rf",

@@ -13,7 +13,7 @@ import pytest
 import optsched
 from optsched.asrpt import check, generate
 from optsched.asrpt import experiments as ex
-from optsched.asrpt.bounds import lower_bound
+from optsched.asrpt.bounds import lower_bound, theorem1
 
 P = optsched.get_paper("asrpt")
 TASK = {**ex.TRACE, "n_jobs": 60, "seed": 1}
@@ -32,6 +32,7 @@ def test_total_time_rows_match_fresh_runs_and_the_checker():
         assert r["lower_bound"] == pytest.approx(lb)
         assert r["ratio_hi"] >= 1.0  # the bound is certified
         assert r["nic_gbps"] == pytest.approx(5.0)
+        assert r["theorem1"] == pytest.approx(theorem1(inst))
     err = np.abs(inst.iterations - inst.predicted)
     assert rows[0]["mean_abs_error"] == pytest.approx(err.mean())
 
