@@ -138,3 +138,24 @@ def test_bounds_sandwich_the_optimum(seed):
     for name in p.algorithms:
         assert res.objective <= check(inst, p.run(name, inst)).objective + 1e-9
     assert theorem1(inst) >= 1.0
+
+
+def test_large_instances_give_a_certified_interval():
+    """Too large to model: the best online schedule and the certified bound, unproven."""
+    from optsched.core.ratio import ratios
+
+    inst = generate(0, n_jobs=60, n_servers=2, gpus_per_server=8)
+    res = solve_offline(inst)
+    assert res.status == "time_limit"
+    p = optsched.get_paper("asrpt")
+    best = min(check(inst, p.run(a, inst)).objective for a in p.algorithms)
+    assert res.objective == pytest.approx(best)
+    assert res.objective == pytest.approx(check(inst, res.schedule).objective)
+    assert res.bound == pytest.approx(lower_bound(inst)["lower_bound"])
+    assert res.bound <= res.objective
+    df = ratios("asrpt", n_instances=1, algorithms=["asrpt", "wcs_duration"],
+                n_jobs=60, n_servers=2, gpus_per_server=8, progress=False)  # fmt: skip
+    rows = df[df["kind"] == "interval"]
+    assert len(rows) == 2
+    assert (rows["ratio_lo"] >= 1 - 1e-12).all()
+    assert (rows["ratio_lo"] <= rows["ratio_hi"]).all()
