@@ -27,7 +27,6 @@ Run: ``python -m benchmarks.asrpt_bench [--quick]``.
 
 from __future__ import annotations
 
-import argparse
 import math
 import os
 import time
@@ -39,6 +38,7 @@ import numpy as np
 import pandas as pd
 
 import optsched
+from benchmarks.common import cli, print_table, run_benches
 from optsched.asrpt import check, generate, heavy_edge
 from optsched.asrpt.experiments import placement_case
 from optsched.asrpt.profiles import MODELS, configurations
@@ -143,11 +143,9 @@ def summarize(df: pd.DataFrame) -> pd.DataFrame:
 
 def main(out_dir: Path = Path("benchmarks/out"), quick: bool = False) -> pd.DataFrame:
     """Run the three benchmarks, print medians beside the targets, write the CSV."""
-    rows: list[dict[str, Any]] = []
-    for bench in (bench_heavy_edge, bench_placement_milp, bench_simulation):
-        t0 = time.perf_counter()
-        rows += bench(quick)
-        print(f"  {bench.__name__}: {time.perf_counter() - t0:.1f} s", flush=True)
+    rows = run_benches(
+        (bench_heavy_edge, bench_placement_milp, bench_simulation), quick
+    )
     df = pd.DataFrame(rows, columns=COLUMNS)
     print(
         "targets: Heavy-Edge <= 2 ms per placement (paper 1.5-1.9 ms), placement "
@@ -156,8 +154,7 @@ def main(out_dir: Path = Path("benchmarks/out"), quick: bool = False) -> pd.Data
         f"{os.cpu_count()} cores"
         + (" -- QUICK settings, not comparable with the targets" if quick else "")
     )
-    with pd.option_context("display.width", 200, "display.max_columns", 30):
-        print(summarize(df).to_string(index=False, float_format=lambda v: f"{v:.4g}"))
+    print_table(summarize(df))
     out_dir = Path(out_dir)
     out_dir.mkdir(parents=True, exist_ok=True)
     write_atomic(out_dir, {"asrpt_bench.csv": lambda p: df.to_csv(p, index=False)})
@@ -165,8 +162,4 @@ def main(out_dir: Path = Path("benchmarks/out"), quick: bool = False) -> pd.Data
 
 
 if __name__ == "__main__":
-    ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    ap.add_argument("--quick", action="store_true")
-    ap.add_argument("--out", type=Path, default=Path("benchmarks/out"))
-    a = ap.parse_args()
-    main(a.out, a.quick)
+    cli(main, __doc__)

@@ -38,7 +38,6 @@ Run: ``python -m benchmarks.edgecloud_bench [--quick]``.
 
 from __future__ import annotations
 
-import argparse
 import dataclasses
 import math
 import os
@@ -50,6 +49,7 @@ from typing import Any
 import numpy as np
 import pandas as pd
 
+from benchmarks.common import cli, print_table, run_benches
 from optsched.core.experiment import write_atomic
 from optsched.edgecloud.check import check
 from optsched.edgecloud.instance import generate
@@ -250,11 +250,7 @@ def plot_scaling(df: pd.DataFrame, path: str) -> None:
 def main(out_dir: Path = Path("benchmarks/out"), quick: bool = False) -> pd.DataFrame:
     """Run the four benchmarks, print medians beside the targets, write CSV + PNG."""
     a_online(generate(0, n_jobs=5, n_servers=3))  # warm-up (imports)
-    rows: list[dict[str, Any]] = []
-    for bench in (a_online_paper, a_online_scaling, exact_milp, lp_ilp4):
-        t0 = time.perf_counter()
-        rows += bench(quick)
-        print(f"  {bench.__name__}: {time.perf_counter() - t0:.1f} s", flush=True)
+    rows = run_benches((a_online_paper, a_online_scaling, exact_milp, lp_ilp4), quick)
     df = pd.DataFrame(rows, columns=COLUMNS)
     print(
         "paper sizes: 300 jobs x 100 servers (Sec. V-A), reduced input J = 25, "
@@ -266,8 +262,7 @@ def main(out_dir: Path = Path("benchmarks/out"), quick: bool = False) -> pd.Data
         f"{os.cpu_count()} cores)"
         + (" -- QUICK settings, not comparable with the targets" if quick else "")
     )
-    with pd.option_context("display.width", 200, "display.max_columns", 30):
-        print(summarize(df).to_string(index=False, float_format=lambda v: f"{v:.4g}"))
+    print_table(summarize(df))
     milp = df[df["bench"] == "exact_milp"]
     proven = milp[milp["status"] == "optimal"]
     if len(proven):
@@ -292,8 +287,4 @@ def main(out_dir: Path = Path("benchmarks/out"), quick: bool = False) -> pd.Data
 
 
 if __name__ == "__main__":
-    ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    ap.add_argument("--quick", action="store_true")
-    ap.add_argument("--out", type=Path, default=Path("benchmarks/out"))
-    a = ap.parse_args()
-    main(a.out, a.quick)
+    cli(main, __doc__)

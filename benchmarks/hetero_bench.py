@@ -28,7 +28,6 @@ Run: ``python -m benchmarks.hetero_bench [--quick]``.
 
 from __future__ import annotations
 
-import argparse
 import math
 import os
 import tempfile
@@ -39,6 +38,7 @@ from typing import Any
 import numpy as np
 import pandas as pd
 
+from benchmarks.common import cli, print_table, run_benches
 from optsched.hetero.check import check
 from optsched.hetero.instance import generate
 from optsched.hetero.online import has, jps, market
@@ -188,11 +188,7 @@ def summarize(df: pd.DataFrame) -> pd.DataFrame:
 def main(out_dir: Path = Path("benchmarks/out"), quick: bool = False) -> pd.DataFrame:
     """Run the four benchmarks, print medians beside the paper, write the CSV."""
     _warm_up()
-    rows: list[dict[str, Any]] = []
-    for bench in (exact_optimum, has_all, jps_n60, jps_n40_k300):
-        t0 = time.perf_counter()
-        rows += bench(quick)
-        print(f"  {bench.__name__}: {time.perf_counter() - t0:.1f} s", flush=True)
+    rows = run_benches((exact_optimum, has_all, jps_n60, jps_n40_k300), quick)
     df = pd.DataFrame(rows, columns=COLUMNS)
     print(
         "paper: exhaustive search 2.21 h (K = 30), HAS 55.54 s (K = 30), "
@@ -203,8 +199,7 @@ def main(out_dir: Path = Path("benchmarks/out"), quick: bool = False) -> pd.Data
         "number is its exhaustive search)"
         + (" -- QUICK settings, not comparable with the targets" if quick else "")
     )
-    with pd.option_context("display.width", 160):
-        print(summarize(df).to_string(index=False, float_format=lambda v: f"{v:.4g}"))
+    print_table(summarize(df), width=160)
     statuses = df.loc[df["bench"] == "exact_optimum", "status"]
     print(f"exact optimum proven: {int((statuses == 'optimal').sum())}/{len(statuses)}")
     out_dir = Path(out_dir)
@@ -221,8 +216,4 @@ def main(out_dir: Path = Path("benchmarks/out"), quick: bool = False) -> pd.Data
 
 
 if __name__ == "__main__":
-    ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    ap.add_argument("--quick", action="store_true")
-    ap.add_argument("--out", type=Path, default=Path("benchmarks/out"))
-    a = ap.parse_args()
-    main(a.out, a.quick)
+    cli(main, __doc__)

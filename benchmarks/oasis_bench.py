@@ -22,13 +22,13 @@ Run: ``python -m benchmarks.oasis_bench [--quick]``.
 
 from __future__ import annotations
 
-import argparse
 import time
 from pathlib import Path
 
 import numpy as np
 import pandas as pd
 
+from benchmarks.common import cli
 from optsched.oasis.instance import generate
 from optsched.oasis.online import oasis
 
@@ -166,8 +166,4 @@ def main(out_dir: Path = Path("benchmarks/out"), quick: bool = False) -> pd.Data
 
 
 if __name__ == "__main__":
-    ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    ap.add_argument("--quick", action="store_true")
-    ap.add_argument("--out", type=Path, default=Path("benchmarks/out"))
-    a = ap.parse_args()
-    main(a.out, a.quick)
+    cli(main, __doc__)

@@ -36,7 +36,6 @@ Run: ``python -m benchmarks.okita_bench [--quick]``.
 
 from __future__ import annotations
 
-import argparse
 import dataclasses
 import math
 import os
@@ -48,6 +47,7 @@ from typing import Any
 import numpy as np
 import pandas as pd
 
+from benchmarks.common import cli, print_table, run_benches
 from optsched.core.experiment import write_atomic
 from optsched.okita import check, generate, okita
 
@@ -220,11 +220,7 @@ def plot_scaling(df: pd.DataFrame, path: str) -> None:
 def main(out_dir: Path = Path("benchmarks/out"), quick: bool = False) -> pd.DataFrame:
     """Run the three benchmarks, print medians beside the targets, write CSV + PNG."""
     okita(generate(0, n_sites=3, n_jobs=3, n_slots=12))  # warm-up (imports)
-    rows: list[dict[str, Any]] = []
-    for bench in (okita_paper, okita_scaling, exact_milp):
-        t0 = time.perf_counter()
-        rows += bench(quick)
-        print(f"  {bench.__name__}: {time.perf_counter() - t0:.1f} s", flush=True)
+    rows = run_benches((okita_paper, okita_scaling, exact_milp), quick)
     df = pd.DataFrame(rows, columns=COLUMNS)
     print(
         "paper size: R = 50 sites, I = 100 jobs, T = 150 slots (Sec. V-B); "
@@ -236,8 +232,7 @@ def main(out_dir: Path = Path("benchmarks/out"), quick: bool = False) -> pd.Data
         f"{os.cpu_count()} cores)"
         + (" -- QUICK settings, not comparable with the targets" if quick else "")
     )
-    with pd.option_context("display.width", 200, "display.max_columns", 30):
-        print(summarize(df).to_string(index=False, float_format=lambda v: f"{v:.4g}"))
+    print_table(summarize(df))
     milp = df[df["bench"] == "exact_milp"]
     proven = milp[milp["status"] == "optimal"]
     if len(proven):
@@ -262,8 +257,4 @@ def main(out_dir: Path = Path("benchmarks/out"), quick: bool = False) -> pd.Data
 
 
 if __name__ == "__main__":
-    ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    ap.add_argument("--quick", action="store_true")
-    ap.add_argument("--out", type=Path, default=Path("benchmarks/out"))
-    a = ap.parse_args()
-    main(a.out, a.quick)
+    cli(main, __doc__)
