@@ -42,6 +42,7 @@ notebooks: $(STAMP)
 bench: $(STAMP)
 	$(BIN)/python -m benchmarks.oasis_bench
 	$(BIN)/python -m benchmarks.hetero_bench
+	$(BIN)/python -m benchmarks.hetero_exact_scale
 	$(BIN)/python -m benchmarks.edgecloud_bench
 	$(BIN)/python -m benchmarks.okita_bench
 	$(BIN)/python -m benchmarks.asrpt_bench
