@@ -8,7 +8,7 @@ Line by line (event-driven: :mod:`optsched.asrpt.sim`):
   predictions only, so its completion times ``C~_i`` are computed once
   (each is known online at ``C~_i``: it depends on jobs released before).
   Line 2: at slot ``t`` every job with ``C~_i <= t`` is appended to
-  ``pending_queue`` in order of ``C~_i`` (ties: SRPT order).  An unseen
+  ``pending_queue`` in order of ``C~_i`` (ties: lower index).  An unseen
   job (``n~_i = 0``) completes at its arrival (Sec. IV-C-3).
 * Lines 3-7: the head ``i`` is taken while ``g_i`` does not exceed the free
   GPUs of the whole cluster; otherwise the clock moves on (line 25).
