@@ -38,6 +38,7 @@ import numpy as np
 import pandas as pd
 
 import optsched
+from benchmarks import common
 from benchmarks.common import cli, print_table, run_benches
 from optsched.asrpt import check, generate, heavy_edge
 from optsched.asrpt.experiments import placement_case
@@ -124,21 +125,8 @@ def bench_simulation(quick: bool = False) -> list[dict[str, Any]]:
 
 
 def summarize(df: pd.DataFrame) -> pd.DataFrame:
-    """Medians per bench and name beside the target."""
-    out = (
-        df.groupby(["bench", "name"], sort=False)
-        .agg(
-            median_s=("seconds", "median"),
-            max_s=("seconds", "max"),
-            peak_mb=("peak_mb", "median"),
-            n=("seconds", "size"),
-            checked=("checked", "all"),
-            target_s=("target_s", "first"),
-        )
-        .reset_index()
-    )
-    out["meets_target"] = np.where(out["max_s"] <= out["target_s"], "yes", "NO")
-    return out
+    """Medians per bench and name beside the target (met when the maximum is)."""
+    return common.summarize(df, ["bench", "name"], meets="max_s")
 
 
 def main(out_dir: Path = Path("benchmarks/out"), quick: bool = False) -> pd.DataFrame:

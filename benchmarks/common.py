@@ -39,3 +39,59 @@ def cli(main: Callable[[Path, bool], Any], doc: str) -> None:
     ap.add_argument("--out", type=Path, default=OUT)
     a = ap.parse_args()
     main(a.out, a.quick)
+
+
+def summarize(
+    df: pd.DataFrame, keys: list[str], *, meets: str = "median_s", **extra: Any
+) -> pd.DataFrame:
+    """Median / max seconds, peak memory and row count per ``keys``, beside the target.
+
+    ``extra`` are further named aggregations (``name=(column, func)``);
+    ``meets_target`` compares the ``meets`` column with ``target_s``
+    (``-`` where there is no target).
+    """
+    import numpy as np
+
+    out = (
+        df.groupby(keys, sort=False)
+        .agg(
+            median_s=("seconds", "median"),
+            max_s=("seconds", "max"),
+            peak_mb=("peak_mb", "median"),
+            n=("seconds", "size"),
+            **extra,
+            checked=("checked", "all"),
+            target_s=("target_s", "first"),
+        )
+        .reset_index()
+    )
+    out["meets_target"] = np.where(
+        out["target_s"].isna(),
+        "-",
+        np.where(out[meets] <= out["target_s"], "yes", "NO"),
+    )
+    return out
+
+
+def statuses(s: pd.Series) -> str:
+    """The distinct statuses of a group, sorted and comma-separated."""
+    return ",".join(sorted(set(map(str, s))))
+
+
+def plot_time_memory(df: pd.DataFrame, bench: str, name: str, title: str, path) -> None:
+    """Median wall time and tracemalloc peak of ``bench`` rows against the number of jobs."""
+    import matplotlib
+
+    matplotlib.use("Agg")
+    import matplotlib.pyplot as plt
+
+    med = df[df["bench"] == bench].groupby("n_jobs")[["seconds", "peak_mb"]].median()
+    fig, (a1, a2) = plt.subplots(1, 2, figsize=(9, 3.5))
+    a1.plot(med.index, med["seconds"], "o-")
+    a1.set(xlabel="jobs", ylabel="wall time (s)", title=f"{name} time")
+    a2.plot(med.index, med["peak_mb"], "s-", color="C1")
+    a2.set(xlabel="jobs", ylabel="tracemalloc peak (MB)", title=f"{name} memory")
+    fig.suptitle(title)
+    fig.tight_layout()
+    fig.savefig(path, format="png", dpi=100)
+    plt.close(fig)

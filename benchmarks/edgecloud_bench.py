@@ -46,9 +46,9 @@ import tracemalloc
 from pathlib import Path
 from typing import Any
 
-import numpy as np
 import pandas as pd
 
+from benchmarks import common
 from benchmarks.common import cli, print_table, run_benches
 from optsched.core.experiment import write_atomic
 from optsched.edgecloud.check import check
@@ -203,48 +203,21 @@ def lp_ilp4(quick: bool = False) -> list[dict[str, Any]]:
 
 def summarize(df: pd.DataFrame) -> pd.DataFrame:
     """Medians per bench x size beside the target."""
-    out = (
-        df.groupby(["bench", "n_jobs", "n_servers", "n_slots"], sort=False)
-        .agg(
-            median_s=("seconds", "median"),
-            max_s=("seconds", "max"),
-            peak_mb=("peak_mb", "median"),
-            n=("seconds", "size"),
-            status=("status", lambda s: ",".join(sorted(set(map(str, s))))),
-            rows=("rows", "first"),
-            cols=("cols", "first"),
-            checked=("checked", "all"),
-            target_s=("target_s", "first"),
-        )
-        .reset_index()
+    return common.summarize(
+        df,
+        ["bench", "n_jobs", "n_servers", "n_slots"],
+        status=("status", common.statuses),
+        rows=("rows", "first"),
+        cols=("cols", "first"),
     )
-    out["meets_target"] = np.where(
-        out["target_s"].isna(),
-        "-",
-        np.where(out["median_s"] <= out["target_s"], "yes", "NO"),
-    )
-    return out
 
 
 def plot_scaling(df: pd.DataFrame, path: str) -> None:
     """Median time and peak memory of A_online against the number of jobs."""
-    import matplotlib
-
-    matplotlib.use("Agg")
-    import matplotlib.pyplot as plt
-
     sc = df[df["bench"] == "a_online_scaling"]
-    med = sc.groupby("n_jobs")[["seconds", "peak_mb"]].median()
-    fig, (a1, a2) = plt.subplots(1, 2, figsize=(9, 3.5))
-    a1.plot(med.index, med["seconds"], "o-")
-    a1.set(xlabel="jobs", ylabel="wall time (s)", title="A_online time")
-    a2.plot(med.index, med["peak_mb"], "s-", color="C1")
-    a2.set(xlabel="jobs", ylabel="tracemalloc peak (MB)", title="A_online memory")
     S = int(sc["n_servers"].iloc[0]) if len(sc) else 0
-    fig.suptitle(f"A_online scaling, {S} edge servers (median over seeds)")
-    fig.tight_layout()
-    fig.savefig(path, format="png", dpi=100)
-    plt.close(fig)
+    title = f"A_online scaling, {S} edge servers (median over seeds)"
+    common.plot_time_memory(df, "a_online_scaling", "A_online", title, path)
 
 
 def main(out_dir: Path = Path("benchmarks/out"), quick: bool = False) -> pd.DataFrame:
