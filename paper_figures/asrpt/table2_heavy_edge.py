@@ -20,10 +20,15 @@ from optsched.core.plots import Bars
 
 
 def _ratio(model, col="ilp_alpha_ms"):
-    """Mean Heavy-Edge PITT over the mean exact PITT - 1, per configuration (a range)."""
+    """Mean Heavy-Edge PITT over the mean exact PITT - 1, per configuration (a range).
+
+    Only cases whose MILP was proven optimal count (``ilp_status`` /
+    ``same_status``): an unproven incumbent is not the exact PITT.
+    """
+    status = "ilp_status" if col == "ilp_alpha_ms" else "same_status"
 
     def value(df):
-        d = df[df["model"] == model].groupby("n_stages")
+        d = df[(df["model"] == model) & (df[status] == "optimal")].groupby("n_stages")
         r = d["he_alpha_ms"].mean() / d[col].mean() - 1
         return Span(float(r.min()), float(r.max()), "{:+.1%}")
 
