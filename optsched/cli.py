@@ -20,6 +20,7 @@ import numpy as np
 import pandas as pd
 
 from .core.errors import OptschedError
+from .core.experiment import default_file_mode
 from .core.registry import PAPERS, get_paper
 
 #: Where ``figure run`` writes by default and ``figure report`` reads/writes
@@ -37,6 +38,7 @@ def _write_atomic(path: str | os.PathLike, text: str) -> None:
     path = Path(path)
     path.parent.mkdir(parents=True, exist_ok=True)
     fd, tmp = tempfile.mkstemp(dir=path.parent, prefix=f".{path.name}.", suffix=".tmp")
+    os.fchmod(fd, default_file_mode())
     try:
         with os.fdopen(fd, "w") as fh:
             fh.write(text)

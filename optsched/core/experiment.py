@@ -363,6 +363,7 @@ def write_atomic(
     try:
         for fname, write in writers.items():
             fd, tmp = tempfile.mkstemp(dir=out_dir, prefix=f".{fname}.", suffix=".tmp")
+            os.fchmod(fd, default_file_mode())
             os.close(fd)
             done.append((tmp, out_dir / fname))
             write(tmp)
@@ -373,6 +374,17 @@ def write_atomic(
             Path(tmp).unlink(missing_ok=True)
         raise
     return {dst.name: dst for _, dst in done}
+
+
+def default_file_mode() -> int:
+    """``0o666`` minus the umask: the mode ``open()`` gives a new file.
+
+    ``tempfile.mkstemp`` creates its files ``0o600``; outputs renamed into
+    place from it get this mode instead, like any other file the user writes.
+    """
+    mask = os.umask(0)
+    os.umask(mask)
+    return 0o666 & ~mask
 
 
 def run(

@@ -25,12 +25,21 @@ from matplotlib.figure import Figure
 import optsched
 from optsched.core.experiment import optimum, optimum_columns
 
-from .online import price_params
+from .duality import certificate
+from .variants import CLAIMS_THEOREM4, VARIANTS
 
 #: The paper's five schemes (the registry's order).
 SCHEMES = ("oasis", "fifo", "drf", "rrh", "dorm")
+#: The paper's four baselines.
+BASELINES = SCHEMES[1:]
+#: OASiS and its named variants (:mod:`optsched.oasis.variants`).
+VARIANT_NAMES = tuple(VARIANTS)
 #: Display names of the schemes.
-LABELS = {"oasis": "OASiS", "fifo": "FIFO", "drf": "DRF", "rrh": "RRH", "dorm": "Dorm"}
+LABELS = {
+    "oasis": "OASiS", "fifo": "FIFO", "drf": "DRF", "rrh": "RRH", "dorm": "Dorm",
+    "oasis_lfloor": "OASiS-Lfloor", "oasis_eta_one": "OASiS-eta1",
+    "oasis_per_class": "OASiS-class",
+}  # fmt: skip
 #: Optional ``generate`` keywords a task may carry.
 _GENERATOR_KEYS = ("job_mix", "gamma1_range")
 
@@ -138,6 +147,18 @@ def total_utility(task: dict[str, Any]) -> dict[str, Any]:
     }
 
 
+def variant_utility(task: dict[str, Any]) -> list[dict[str, Any]]:
+    """Fig. 3 row of one scheme (OASiS variant or baseline), as :func:`total_utility`.
+
+    With ``dorm_max_jobs`` in the task, Dorm is skipped (no row) on instances
+    with more jobs: it re-solves a MILP at every arrival and completion and
+    takes more than 7 minutes per 200-job instance here.
+    """
+    if task["scheme"] == "dorm" and task["n_jobs"] > task.get("dorm_max_jobs", np.inf):
+        return []
+    return [total_utility(task)]
+
+
 def completion_timeliness(task: dict[str, Any]) -> list[dict[str, Any]]:
     """Fig. 4 rows: one per job, with the checker's lateness ``t_hat_i - a_i - gamma3_i``.
 
@@ -162,7 +183,7 @@ def completion_timeliness(task: dict[str, Any]) -> list[dict[str, Any]]:
 def _schemes(df: pd.DataFrame) -> list[str]:
     """The schemes present, in :data:`SCHEMES` order."""
     present = set(df["scheme"])
-    return [s for s in SCHEMES if s in present]
+    return [s for s in (*SCHEMES, *VARIANT_NAMES[1:]) if s in present]
 
 
 def plot_total_utility(df: pd.DataFrame) -> Figure:
@@ -191,10 +212,11 @@ def summarize_total_utility(df: pd.DataFrame) -> pd.DataFrame:
         index="n_jobs", columns="scheme", values="utility", aggfunc="mean"
     )
     t.insert(0, "load", df.groupby("n_jobs")["load"].mean())
-    others = [c for c in t.columns if c not in ("load", "oasis")]
-    if "oasis" in t.columns and others:
+    others = [c for c in t.columns if c in BASELINES]
+    if others:
         t["best_baseline"] = t[others].idxmax(axis=1)
-        t["oasis/best_baseline"] = t["oasis"] / t[others].max(axis=1)
+        for v in [c for c in t.columns if c in VARIANT_NAMES]:
+            t[f"{v}/best_baseline"] = t[v] / t[others].max(axis=1)
     return t
 
 
@@ -214,19 +236,22 @@ class Cases:
         return [v for _, v, _ in self.cases]
 
 
-def oasis_vs_best(df: pd.DataFrame) -> Cases:
-    """Mean OASiS utility / best baseline's, per number of jobs (and which baseline)."""
+def oasis_vs_best(df: pd.DataFrame, variant: str = "oasis") -> Cases:
+    """Mean utility of ``variant`` / best baseline's, per number of jobs.
+
+    The note names the best baseline; for a variant other than ``oasis`` it
+    also gives the variant's rank among itself and the four baselines.
+    """
     t = summarize_total_utility(df)
-    return Cases(
-        tuple(
-            (
-                f"{n} jobs",
-                float(r["oasis/best_baseline"]),
-                f" ({LABELS[r['best_baseline']]})",
-            )
-            for n, r in t.iterrows()
-        )
-    )
+    cases = []
+    for n, r in t.iterrows():
+        note = LABELS[r["best_baseline"]]
+        if variant != "oasis":
+            field = [c for c in (variant, *BASELINES) if c in t.columns]
+            rank = 1 + sum(r[c] > r[variant] for c in field if c != variant)
+            note = f"best baseline {note}; rank {rank}/{len(field)}"
+        cases.append((f"{n} jobs", float(r[f"{variant}/best_baseline"]), f" ({note})"))
+    return Cases(tuple(cases))
 
 
 def loads(df: pd.DataFrame) -> Cases:
@@ -389,21 +414,23 @@ FIG5_COLUMNS = [
 ]
 
 
-def performance_ratio(task: dict[str, Any]) -> dict[str, Any]:
-    """Fig. 5 row: OASiS (checked) against the certified offline optimum.
+def _log_ul(sched) -> float:
+    """``ln max_r U/L`` of a primal-dual run (largest over its parameter sets)."""
+    sets = sched.meta.get("param_sets") or [sched.meta["params"]]
+    return max(pp.log_ul for pp in sets)
 
-    Task keys: ``seed``, ``servers_per_side``, ``gamma1_range``, ``n_jobs``,
-    ``n_slots``, ``time_limit``.  ``kind`` is ``proven``, ``interval``,
-    ``alg_zero`` (OASiS earns 0: infinite ratio) or ``no_opt``.
+
+def _ratio_row(p, inst, task: dict[str, Any], scheme: str):
+    """Fig. 5 columns of one OASiS run (``scheme``) against the certified optimum.
+
+    Returns ``(row, sched, opt)``.
     """
     size = instance_size(task)
-    p, inst = _generate(task)
-    pp = price_params(inst)
-    _, alg_runtime, ev = checked_run(p, inst, "oasis")
+    sched, alg_runtime, ev = checked_run(p, inst, scheme)
     alg = float(ev.objective)
     opt = optimum("oasis", inst, time_limit=task["time_limit"])
     where = f"oasis seed={task['seed']} {size}"
-    return {
+    row = {
         "n_servers": inst.n_worker_servers + inst.n_ps_servers,
         "n_worker_servers": inst.n_worker_servers,
         "n_ps_servers": inst.n_ps_servers,
@@ -413,11 +440,145 @@ def performance_ratio(task: dict[str, Any]) -> dict[str, Any]:
         "n_jobs": inst.n_jobs,
         "n_slots": inst.n_slots,
         "alg_objective": alg,
-        **optimum_columns(opt, "max", alg, instance=where, algorithm="oasis"),
-        "ln_max_ul": pp.log_ul,
-        "two_alpha": pp.competitive_ratio,
+        **optimum_columns(opt, "max", alg, instance=where, algorithm=scheme),
+        "ln_max_ul": _log_ul(sched),
+        "two_alpha": 2.0 * float(sched.meta["alpha"]),
         "alg_runtime_s": alg_runtime,
     }
+    return row, sched, opt
+
+
+def performance_ratio(task: dict[str, Any]) -> dict[str, Any]:
+    """Fig. 5 row: OASiS (checked) against the certified offline optimum.
+
+    Task keys: ``seed``, ``servers_per_side``, ``gamma1_range``, ``n_jobs``,
+    ``n_slots``, ``time_limit``.  ``kind`` is ``proven``, ``interval``,
+    ``alg_zero`` (OASiS earns 0: infinite ratio) or ``no_opt``.
+    """
+    p, inst = _generate(task)
+    return _ratio_row(p, inst, task, "oasis")[0]
+
+
+FIG5_VARIANT_COLUMNS = [
+    "variant", *FIG5_COLUMNS[:-2], "theorem4_claimed", "within_two_alpha",
+    "d0_le_half_opt", "dual_feasible", "n_violations", "max_violation",
+    "lemma2_holds", "opt_le_d_exact", "d0", "d_run", "d_exact", "max_share",
+    "alg_runtime_s", "opt_runtime_s",
+]  # fmt: skip
+
+
+def max_share(inst, sched) -> float:
+    """Largest share of one server's capacity of one resource that one job takes in a slot.
+
+    Theorem 4's proof assumes ``w_i^r << c_h^r`` (Appendix B); this is how
+    far the run is from that.
+    """
+    best = 0.0
+    for cap, dem, use in (
+        (inst.c_worker, inst.w, sched.workers),
+        (inst.c_ps, inst.s, sched.ps),
+    ):
+        with np.errstate(divide="ignore", invalid="ignore"):
+            frac = np.where(cap > 0, 1.0 / np.where(cap > 0, cap, 1.0), 0.0)
+        # job i, server h, slot t, resource r: use[i,h,t] dem[i,r] / cap[h,r]
+        share = np.einsum("iht,ir,hr->ihtr", use, dem, frac)
+        if share.size:
+            best = max(best, float(share.max()))
+    return best
+
+
+def variant_ratios(task: dict[str, Any]) -> list[dict[str, Any]]:
+    """Fig. 5 rows for OASiS and every named variant on one instance (one solve).
+
+    Beside the ratio columns of :func:`performance_ratio`, each row checks
+    Theorem 4's argument on the run (:func:`optsched.oasis.duality.certificate`):
+    ``within_two_alpha`` (``OPT / ALG <= 2 alpha``, proven optima only, else
+    NaN), ``d0_le_half_opt`` ((35), with OPT the proven optimum or the
+    incumbent), ``dual_feasible`` / ``n_violations`` / ``max_violation``
+    (the run's ``mu`` and final prices against the exact oracle),
+    ``lemma2_holds`` (``P >= (D_I - D_0) / alpha``), ``opt_le_d_exact`` (weak
+    duality, must be true) and ``max_share`` (:func:`max_share`).
+    Task keys: those of :func:`performance_ratio` and ``variants``.
+    """
+    p, inst = _generate(task)
+    rows = []
+    for v in task["variants"]:
+        row, sched, opt = _ratio_row(p, inst, task, v)
+        cert = certificate(inst, sched)
+        proven = row["kind"] == "proven"
+        opt_value = float(opt.objective)
+        rows.append(
+            {
+                "variant": v,
+                **row,
+                "theorem4_claimed": CLAIMS_THEOREM4[v],
+                "within_two_alpha": (
+                    float(row["ratio"] <= row["two_alpha"] + 1e-9) if proven else np.nan
+                ),
+                "d0_le_half_opt": bool(cert.d0 <= opt_value / 2 + 1e-9),
+                "dual_feasible": cert.dual_feasible,
+                "n_violations": cert.n_violations,
+                "max_violation": cert.max_violation,
+                "lemma2_holds": cert.lemma2_holds,
+                "opt_le_d_exact": cert.bounds_opt(opt_value),
+                "d0": cert.d0,
+                "d_run": cert.d_run,
+                "d_exact": cert.d_exact,
+                "max_share": max_share(inst, sched),
+            }
+        )
+    return rows
+
+
+def variant_table(df: pd.DataFrame) -> pd.DataFrame:
+    """Per variant: Fig. 5 ratio statistics and the checks of Theorem 4's argument."""
+    g = df.groupby("variant", sort=False)
+    proven = df[df["kind"] == "proven"]
+    finite = proven[np.isfinite(proven["ratio"])]
+    out = pd.DataFrame(
+        {
+            "instances": g.size(),
+            "proven": proven.groupby("variant", sort=False).size(),
+            "ratio_median": finite.groupby("variant", sort=False)["ratio"].median(),
+            "ratio_mean": finite.groupby("variant", sort=False)["ratio"].mean(),
+            "ratio_max": finite.groupby("variant", sort=False)["ratio"].max(),
+            "alg_zero": (df["kind"] == "alg_zero").groupby(df["variant"]).sum(),
+            "ln_max_ul_median": g["ln_max_ul"].median(),
+            "within_two_alpha": g["within_two_alpha"].mean(),
+            "dual_feasible": g["dual_feasible"].mean(),
+            "lemma2_holds": g["lemma2_holds"].mean(),
+            "opt_le_d_exact": g["opt_le_d_exact"].mean(),
+        }
+    )
+    return out.reindex([v for v in VARIANT_NAMES if v in out.index])
+
+
+def variant_cell(df: pd.DataFrame, variant: str, column: str) -> float:
+    """One cell of :func:`variant_table` (NaN when the variant did not run)."""
+    t = variant_table(df)
+    return float(t.loc[variant, column]) if variant in t.index else float("nan")
+
+
+def plot_variant_ratios(df: pd.DataFrame) -> Figure:
+    """Proven OPT / ALG per variant (log scale), with the paper's 1.1-1.5 band."""
+    fig = Figure(figsize=(7.0, 4.2), layout="constrained")
+    ax = fig.subplots()
+    names = [v for v in VARIANT_NAMES if v in set(df["variant"])]
+    data = [proven_ratios(df[df["variant"] == v]).to_numpy() for v in names]
+    ax.boxplot(data, showfliers=True)
+    ax.set_xticks(range(1, len(names) + 1), [LABELS.get(v, v) for v in names])
+    for x, v in enumerate(names, start=1):
+        zero = int(((df["variant"] == v) & (df["kind"] == "alg_zero")).sum())
+        if zero:
+            ax.annotate(f"ALG=0: {zero}", (x, 1.0), fontsize=7, ha="center")
+    ax.axhspan(1.1, 1.5, color="grey", alpha=0.15, label="paper: 1.1-1.5")
+    ax.axhline(1.0, color="grey", lw=0.8, ls="--")
+    ax.set_yscale("log")
+    ax.set_ylabel("OPT / ALG (proven optima, log scale)")
+    n, T = int(df["n_jobs"].iloc[0]), int(df["n_slots"].iloc[0])
+    ax.set_title(f"Fig. 5 per OASiS variant: {n} jobs, T = {T}")
+    ax.legend(fontsize=8)
+    return fig
 
 
 def proven_ratios(df: pd.DataFrame) -> pd.Series:
@@ -543,7 +704,7 @@ def ul_estimates(task: dict[str, Any]) -> list[dict[str, Any]]:
         "resources": task["resources"],
         "sum_gamma1": float(sum(j.gamma1 for j in inst.jobs)),
         "load": offered_load(inst),
-        "ln_max_ul": price_params(inst).log_ul,
+        "ln_max_ul": _log_ul(p.run("oasis", inst)),
     }
     rows = []
     for x in task["scales"]:

@@ -136,44 +136,76 @@ class PriceParams:
         return log_price(self.log_L2, self.log_U2, used, cap)
 
 
-def price_params(inst: OasisInstance, *, ul_scale: float = 1.0) -> PriceParams:
+def price_params(
+    inst: OasisInstance,
+    *,
+    ul_scale: float = 1.0,
+    jobs: np.ndarray | None = None,
+    eta: str = "smallest",
+    floor: float | None = None,
+) -> PriceParams:
     """Compute U, L, eta of (23)-(26) from the instance (all jobs known).
 
     ``ul_scale`` multiplies ``U^r / L`` (keeping ``L``) to model the
-    inaccurate estimates of Fig. 6.
+    inaccurate estimates of Fig. 6.  The other keywords select the readings
+    of the named variants (:mod:`optsched.oasis.variants`); the defaults are
+    the paper's literal reading used by :func:`oasis`:
+
+    jobs
+        Indices of the jobs the minima / maxima of (23)-(26) run over
+        (default: all jobs).
+    eta
+        ``"smallest"``: ``1/eta = min(1, min_i X_i)``, the largest ``1/eta``
+        the text allows (``X_i`` the right-hand side of the condition below
+        (26)); ``"one"``: ``eta = 1``, the bound ``1/eta <= 1`` of
+        Appendix A alone (ignores the per-job condition).
+    floor
+        A utility ``F`` that a feasible schedule earns (so ``F <= OPT``); then
+        ``L = max(L, min(F / (4 T sum_h sum_r c_h^r), min_r U^r))`` per side,
+        which keeps (33)-(35)'s ``D_0 <= OPT / 2``.
     """
     if not (ul_scale > 0):
         raise ValueError(f"ul_scale: must be > 0, got {ul_scale!r}")
-    I, T, R = inst.n_jobs, inst.n_slots, inst.n_resources
-    if I == 0:
+    if eta not in ("smallest", "one"):
+        raise ValueError(f"eta: must be 'smallest' or 'one', got {eta!r}")
+    if floor is not None and not (floor >= 0):
+        raise ValueError(f"floor: must be >= 0, got {floor!r}")
+    T, R = inst.n_slots, inst.n_resources
+    idx = np.arange(inst.n_jobs) if jobs is None else np.asarray(jobs, dtype=np.int64)
+    if len(idx) == 0:
         zero = np.zeros(R)
         return PriceParams(zero, zero, 0.0, 0.0, 1.0, 1.0, ul_scale)
     log_fmax = np.array(
-        [inst.jobs[i].log_utility(inst.min_duration[i] - 1) for i in range(I)]
+        [inst.jobs[i].log_utility(inst.min_duration[i] - 1) for i in idx]
     )
-    log_fmin = np.array(
-        [inst.jobs[i].log_utility(T - inst.arrival[i]) for i in range(I)]
-    )
-    total_work = ceil_eps(inst.work).astype(float)  # ceil(E N M (tau + 2e/b))
+    log_fmin = np.array([inst.jobs[i].log_utility(T - inst.arrival[i]) for i in idx])
+    total_work = ceil_eps(inst.work[idx]).astype(float)  # ceil(E N M (tau + 2e/b))
 
     def side(dem: np.ndarray, cap: np.ndarray):
-        inv_eta = min(
-            1.0, float(np.min(total_work * dem.sum(axis=1) / (T * cap.sum())))
-        )
-        eta = 1.0 / inv_eta
+        dem = dem[idx]
+        inv_eta = 1.0
+        if eta == "smallest":
+            inv_eta = min(
+                1.0, float(np.min(total_work * dem.sum(axis=1) / (T * cap.sum())))
+            )
+        eta_val = 1.0 / inv_eta
         log_L = float(
             np.min(log_fmin - np.log(total_work * dem.sum(axis=1)))
-        ) - math.log(4.0 * eta)
+        ) - math.log(4.0 * eta_val)
         log_U = np.empty(R)
         demanded = (dem > 0).any(axis=0)
         for r in range(R):
             pos = dem[:, r] > 0
             if pos.any():
                 log_U[r] = float(np.max(log_fmax[pos] - np.log(dem[pos, r])))
-                log_U[r] += math.log(ul_scale)
             else:
-                log_U[r] = log_L
-        return log_U, log_L, eta, demanded
+                log_U[r] = np.nan
+        if floor is not None and floor > 0 and demanded.any():
+            log_floor = math.log(floor) - math.log(4.0 * T * cap.sum())
+            log_L = max(log_L, min(log_floor, float(np.min(log_U[demanded]))))
+        log_U[demanded] += math.log(ul_scale)
+        log_U[~demanded] = log_L
+        return log_U, log_L, eta_val, demanded
 
     lu1, ll1, eta1, d1 = side(inst.w, inst.c_worker)
     lu2, ll2, eta2, d2 = side(inst.s, inst.c_ps)
@@ -422,6 +454,25 @@ def oasis(
         ``meta`` holding ``params``, ``alpha``, per-job ``decision_time_s``.
     """
     pp = params if params is not None else price_params(inst, ul_scale=ul_scale)
+    return primal_dual(inst, [pp], np.zeros(inst.n_jobs, dtype=np.int64), "oasis")
+
+
+def primal_dual(
+    inst: OasisInstance,
+    sets: list[PriceParams],
+    which: np.ndarray,
+    algorithm: str,
+) -> OasisSchedule:
+    """Alg. 1 with the price functions ``sets[which[i]]`` charged to job ``i``.
+
+    :func:`oasis` passes one parameter set for every job (the paper); the
+    named variants of :mod:`optsched.oasis.variants` pass other readings of
+    (23)-(26), e.g. one set per job class.  All sets price the same
+    allocations ``g``, ``v``.  The schedule's ``worker_prices`` /
+    ``ps_prices`` are the final prices, the elementwise maximum over the
+    sets when there are several (each set's own final prices are in
+    ``meta["prices"]``, in the order of ``meta["param_sets"]``).
+    """
     I, H, K, R, T = (
         inst.n_jobs,
         inst.n_worker_servers,
@@ -429,17 +480,32 @@ def oasis(
         inst.n_resources,
         inst.n_slots,
     )
+    which = np.asarray(which, dtype=np.int64)
+    if (
+        not sets
+        or which.shape != (I,)
+        or (I and not 0 <= which.min() <= which.max() < len(sets))
+    ):
+        raise ValueError(
+            f"which: expected {I} indices into {len(sets)} price-parameter sets"
+        )
     g = np.zeros((H, R, T))
     v = np.zeros((K, R, T))
-    p = np.repeat(
-        pp.worker_price(np.zeros((H, R)), inst.c_worker)[:, :, None], T, axis=2
-    )
-    q = np.repeat(pp.ps_price(np.zeros((K, R)), inst.c_ps)[:, :, None], T, axis=2)
-    sched = OasisSchedule.empty(inst, "oasis")
+    prices = [
+        (
+            np.repeat(
+                pp.worker_price(np.zeros((H, R)), inst.c_worker)[:, :, None], T, axis=2
+            ),
+            np.repeat(pp.ps_price(np.zeros((K, R)), inst.c_ps)[:, :, None], T, axis=2),
+        )
+        for pp in sets
+    ]
+    sched = OasisSchedule.empty(inst, algorithm)
     payoff = np.zeros(I)
     times = np.zeros(I)
     for i in range(I):
         t0 = time.perf_counter()
+        p, q = prices[which[i]]
         best = best_schedule(inst, i, p, q, g, v)
         payoff[i] = best.payoff
         if best.payoff > 0:  # Alg. 1 line 4
@@ -449,17 +515,31 @@ def oasis(
             g += inst.w[i][None, :, None] * best.workers[:, None, :]
             v += inst.s[i][None, :, None] * best.ps[:, None, :]
             used = np.flatnonzero(best.workers.sum(axis=0) + best.ps.sum(axis=0))
-            for t in used:  # lines 8, 10: reprice touched slots
-                p[:, :, t] = pp.worker_price(g[:, :, t], inst.c_worker)
-                q[:, :, t] = pp.ps_price(v[:, :, t], inst.c_ps)
+            for pp, (ps_w, ps_p) in zip(sets, prices, strict=True):
+                for t in used:  # lines 8, 10: reprice touched slots
+                    ps_w[:, :, t] = pp.worker_price(g[:, :, t], inst.c_worker)
+                    ps_p[:, :, t] = pp.ps_price(v[:, :, t], inst.c_ps)
         times[i] = time.perf_counter() - t0
+    if len(prices) == 1:
+        p_final, q_final = prices[0]
+    else:
+        p_final = np.maximum.reduce([p for p, _ in prices])
+        q_final = np.maximum.reduce([q for _, q in prices])
+    alpha = max(pp.alpha for pp in sets)
+    meta: dict = {
+        "params": sets[0] if len(sets) == 1 else None,
+        "alpha": alpha,
+        "decision_time_s": times,
+    }
+    if len(sets) > 1:
+        meta.update(param_sets=sets, job_param_set=which, prices=prices)
     return OasisSchedule(
         admitted=sched.admitted,
         workers=sched.workers,
         ps=sched.ps,
-        algorithm="oasis",
+        algorithm=algorithm,
         payoff=payoff,
-        worker_prices=p,
-        ps_prices=q,
-        meta={"params": pp, "alpha": pp.alpha, "decision_time_s": times},
+        worker_prices=p_final,
+        ps_prices=q_final,
+        meta=meta,
     )

@@ -46,6 +46,10 @@ PAPER = Paper(
         "drf": _lazy("optsched.oasis.baselines", "drf"),
         "rrh": _lazy("optsched.oasis.baselines", "rrh"),
         "dorm": _lazy("optsched.oasis.baselines", "dorm"),
+        # named variants (readings of (23)-(26)), docs/oasis.md "Variants"
+        "oasis_lfloor": _lazy("optsched.oasis.variants", "oasis_lfloor"),
+        "oasis_eta_one": _lazy("optsched.oasis.variants", "oasis_eta_one"),
+        "oasis_per_class": _lazy("optsched.oasis.variants", "oasis_per_class"),
     },
     check=check,
     solve_offline=solve_offline,

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import os
 from pathlib import Path
 
 import pandas as pd
@@ -86,6 +87,13 @@ def test_run_writes_three_files_and_evaluates_claims(tmp_path: Path):
         and claims["command"][0] == "optsched figure run toy_figure --quick"
     )
     assert isinstance(res.figure, Figure)
+    # outputs get the mode a plain open() gives (mkstemp's 0o600 would hide them)
+    old_mask = os.umask(0o022)
+    try:
+        E.run(TOY, quick=True, out=tmp_path, workers=1, progress=False, echo=False)
+    finally:
+        os.umask(old_mask)
+    assert {p.stat().st_mode & 0o777 for p in tmp_path.iterdir()} == {0o644}
 
 
 def test_same_seed_same_csv_serial_and_pool(tmp_path: Path):

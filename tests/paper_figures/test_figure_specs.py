@@ -33,6 +33,11 @@ def test_every_spec_is_declarative() -> None:
         assert spec.claims, f"{name}: no claims"
 
 
+#: oasis / hetero specs added after the migration (issue 13): no pre-migration
+#: reference; their rows are recomputed directly in test_<key>_figures*.py
+NEW_SPECS = {"oasis_variants_fig3", "oasis_variants_fig5", "hetero_readings_fig9"}
+
+
 @pytest.mark.parametrize("name", sorted(SPECS))
 def test_quick_run_writes_outputs_and_matches_reference(name: str, quick_run) -> None:
     """The quick run writes CSV, PNG and claims atomically and reproduces the pre-migration rows."""
@@ -50,7 +55,7 @@ def test_quick_run_writes_outputs_and_matches_reference(name: str, quick_run) ->
         # specs written on the declarative layer (edgecloud) have no
         # pre-migration script; their rows are tested against independent
         # recomputations in tests/paper_figures/test_<key>_figures.py
-        assert SPECS[name].paper not in {"oasis", "hetero"}, (
+        assert SPECS[name].paper not in {"oasis", "hetero"} or name in NEW_SPECS, (
             f"{name}: reference missing"
         )
         return
