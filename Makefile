@@ -43,6 +43,7 @@ bench: $(STAMP)
 	$(BIN)/python -m benchmarks.oasis_bench
 	$(BIN)/python -m benchmarks.hetero_bench
 	$(BIN)/python -m benchmarks.hetero_exact_scale
+	$(BIN)/python -m benchmarks.oasis_levers
 	$(BIN)/python -m benchmarks.edgecloud_bench
 	$(BIN)/python -m benchmarks.okita_bench
 	$(BIN)/python -m benchmarks.asrpt_bench
