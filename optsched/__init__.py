@@ -1,9 +1,11 @@
 """optsched: online scheduling of distributed ML training jobs.
 
 Each paper lives in a slice (``optsched.<key>``) registered in
-:mod:`optsched.core.registry`; use :func:`get_paper` and :func:`ratios`.
+:mod:`optsched.core.registry`; use :func:`get_paper`, :func:`ratios` and
+:func:`worst_case`.
 """
 
+from .core.adversary import worst_case
 from .core.errors import (
     InfeasibleScheduleError,
     InvalidInstanceError,
@@ -24,4 +26,5 @@ __all__ = [
     "__version__",
     "get_paper",
     "ratios",
+    "worst_case",
 ]

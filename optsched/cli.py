@@ -20,7 +20,7 @@ import numpy as np
 import pandas as pd
 
 from .core.errors import OptschedError
-from .core.experiment import default_file_mode
+from .core.experiment import default_file_mode, write_atomic
 from .core.registry import PAPERS, get_paper
 
 #: Where ``figure run`` writes by default and ``figure report`` reads/writes
@@ -306,6 +306,63 @@ def cmd_figure(args: argparse.Namespace) -> int:
     return 0
 
 
+def cmd_worst_case(args: argparse.Namespace) -> int:
+    """Search for the instance with the worst certified ratio; write instance, trace, plot."""
+    from .core import adversary
+
+    p = _paper(args.paper)
+    if args.algorithm not in p.algorithms:
+        raise CliError(
+            f"{p.key}: unknown algorithm {args.algorithm!r} (known: {', '.join(p.algorithms)})"
+        )
+    if args.evals < 1:
+        raise CliError(f"--evals: must be >= 1, got {args.evals}")
+    size = _size_kwargs(p, args)
+    res = adversary.worst_case(
+        p,
+        args.algorithm,
+        n_evals=args.evals,
+        seed=args.seed,
+        time_limit=args.time_limit,
+        method=args.method,
+        batch=args.batch,
+        workers=args.workers,
+        scheduler=args.dask,
+        progress=not args.no_progress,
+        **size,
+    )
+    stem = f"worst_{p.key}_{args.algorithm}_{args.method}_seed{args.seed}"
+    out = Path(args.out)
+    fig = adversary.plot_trace(
+        res.trace, title=f"{p.key} / {args.algorithm}, seed {args.seed}"
+    )
+    paths = write_atomic(
+        out,
+        {
+            f"{stem}.json": lambda f: Path(f).write_text(
+                res.instance.to_json(indent=1) + "\n"
+            ),
+            f"{stem}.trace.csv": lambda f: res.trace.to_csv(f, index=False),
+            f"{stem}.summary.json": lambda f: Path(f).write_text(
+                adversary.dumps_summary(res) + "\n"
+            ),
+            f"{stem}.png": lambda f: fig.savefig(f, format="png", dpi=120),
+        },
+    )
+    start = float(res.trace["certified"].iloc[0])
+    print(
+        f"{p.key} / {args.algorithm}: worst certified ratio {res.ratio:.6g} "
+        f"({res.kind}, optimum {res.status}) after {res.n_evals} evaluations "
+        f"(start instance: {start:.6g})"
+    )
+    print(
+        f"paper's proven bound: {res.proven_bound or 'none proven for this algorithm'}"
+    )
+    for path in paths.values():
+        print(f"wrote {path}")
+    return 0
+
+
 # ------------------------------------------------------------------- parser
 def build_parser() -> argparse.ArgumentParser:
     """The argparse parser of ``optsched``."""
@@ -347,6 +404,23 @@ def build_parser() -> argparse.ArgumentParser:
     s.add_argument("-o", "--output", help="CSV file")
     _add_size_options(s)
     s.set_defaults(fn=cmd_ratio)
+
+    s = sub.add_parser(
+        "worst-case", help="search for the instance with the worst certified ratio"
+    )
+    s.add_argument("paper")
+    s.add_argument("algorithm")
+    s.add_argument("--evals", type=int, default=200, help="instances evaluated")
+    s.add_argument("--seed", type=int, default=0)
+    s.add_argument("--time-limit", type=float, default=30.0, help="per offline solve")
+    s.add_argument("--method", choices=["anneal", "evolve"], default="anneal")
+    s.add_argument("--batch", type=int, default=4, help="candidates evaluated per step")
+    s.add_argument("--workers", type=int, default=None, help="local processes")
+    s.add_argument("--dask", default=None, help="Dask scheduler address")
+    s.add_argument("--out", default="worst_case", help="output folder")
+    s.add_argument("--no-progress", action="store_true", help="no progress bar")
+    _add_size_options(s)
+    s.set_defaults(fn=cmd_worst_case)
 
     s = sub.add_parser("figure", help="reproduce paper figures and tables")
     s.add_argument("action", choices=["list", "run", "report"])

@@ -9,6 +9,7 @@ from optsched.core.registry import OfflineResult, Paper
 from .baselines import spjf, spwf, wcs_duration, wcs_subtime, wcs_workload
 from .check import check
 from .instance import AsrptInstance, generate
+from .mutate import SEARCH_SPACE, mutate
 from .online import asrpt, asrpt_eager, asrpt_perfect
 
 
@@ -55,4 +56,6 @@ PAPER = Paper(
         "gpus_per_server": (int, 2, "GPUs per server g"),
         "predictor": (str, "rf", "iteration predictor: rf, mean, median, perfect"),
     },
+    mutate=mutate,
+    search_space=SEARCH_SPACE,
 )

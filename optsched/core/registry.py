@@ -98,6 +98,16 @@ class Paper:
         Size keywords for ``optsched demo`` (small, solved in seconds).
     size_options
         Size keyword -> (type, default, help) for the CLI.
+    mutate
+        ``mutate(inst, rng, **size) -> inst``: one small valid change of an
+        instance (:mod:`optsched.core.mutate`), for the worst-case search
+        (:mod:`optsched.core.adversary`); None if the slice has none.
+    proven_bound
+        Algorithm name -> the competitive ratio the paper proves for it, as
+        text (with the theorem); algorithms without a proven bound are absent.
+    search_space
+        Generator parameters for the ``evolve`` worst-case search
+        (:class:`optsched.core.adversary.SearchSpace`), or None.
     """
 
     key: str
@@ -112,6 +122,9 @@ class Paper:
     reported_ratio: Mapping[str, tuple[float, float]] = field(default_factory=dict)
     demo_size: Mapping[str, Any] = field(default_factory=dict)
     size_options: Mapping[str, tuple[type, Any, str]] = field(default_factory=dict)
+    mutate: Callable[..., Any] | None = None
+    proven_bound: Mapping[str, str] = field(default_factory=dict)
+    search_space: Any = None
 
     def run(self, name: str, inst: Any, **params: Any) -> Any:
         """Run algorithm ``name`` on ``inst`` and return its schedule."""

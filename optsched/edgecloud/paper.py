@@ -9,6 +9,7 @@ from optsched.core.registry import OfflineResult, Paper
 from .baselines import batchsche, srtf, tiresias_l
 from .check import check
 from .instance import EdgeCloudInstance, generate
+from .mutate import SEARCH_SPACE, mutate
 from .online import a_online, a_online_e
 
 
@@ -63,4 +64,6 @@ PAPER = Paper(
         "n_worker_types": (int, 2, "worker types (paper: 8-10)"),
         "n_ps_types": (int, 2, "PS types (paper: 8-10)"),
     },
+    mutate=mutate,
+    search_space=SEARCH_SPACE,
 )

@@ -18,6 +18,7 @@ from .baselines import (
 )
 from .check import check
 from .instance import HeteroInstance, generate
+from .mutate import SEARCH_SPACE, mutate
 from .online import has, jps
 from .schedule import HeteroPlacement
 
@@ -113,4 +114,6 @@ PAPER = Paper(
         "n_jobs": (int, 4, "number of learning jobs S"),
         "n_workers": (int, 15, "number of GPU workers K (>= S)"),
     },
+    mutate=mutate,
+    search_space=SEARCH_SPACE,
 )

@@ -10,6 +10,7 @@ from optsched.core.registry import OfflineResult, Paper
 
 from .check import check
 from .instance import OasisInstance, generate
+from .mutate import SEARCH_SPACE, mutate
 from .online import oasis
 
 
@@ -60,5 +61,11 @@ PAPER = Paper(
         "n_slots": (int, 10, "number of slots T"),
         "n_worker_servers": (int, 2, "worker servers H"),
         "n_ps_servers": (int, 2, "parameter-server servers K"),
+    },
+    mutate=mutate,
+    search_space=SEARCH_SPACE,
+    proven_bound={
+        "oasis": "2 alpha, alpha = max_r ln(U^r / L^r) (Theorem 4; instance-dependent, "
+        "assumes w_i^r << c_h^r)",
     },
 )

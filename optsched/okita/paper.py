@@ -9,6 +9,7 @@ from optsched.core.registry import OfflineResult, Paper
 from .baselines import drf, fifo, oasis
 from .check import check
 from .instance import OkitaInstance, generate
+from .mutate import SEARCH_SPACE, mutate
 from .online import okita
 
 
@@ -49,4 +50,6 @@ PAPER = Paper(
         "n_slots": (int, 12, "number of slots T"),
         "cost": (str, "exp", "latency cost: exp, linear or piecewise"),
     },
+    mutate=mutate,
+    search_space=SEARCH_SPACE,
 )

@@ -1,0 +1,479 @@
+"""Worst-case instance search: certified lower bounds on an online algorithm's competitive ratio.
+
+:func:`worst_case` searches the instance space of a paper for an instance
+on which ``algorithm`` does badly against the certified offline optimum.
+Every candidate instance goes through the slice's validation (it is built
+by the slice's ``mutate``/``generate``), the algorithm, the paper's checker
+and ``solve_offline`` (one HiGHS thread, so that a solve is reproducible).
+The objective of the search is the *certified* ratio of a candidate:
+
+* the ratio itself (``ALG/OPT`` for min, ``OPT/ALG`` for max) when HiGHS
+  proved optimality;
+* otherwise the lower end of the ratio interval (``ALG/incumbent`` for min,
+  ``incumbent/ALG`` for max), which the true ratio can only exceed;
+* ``inf`` for a proven ``OPT > 0`` against ``ALG = 0`` (max; ``kind ==
+  "alg_zero"``), and NaN -- never better than anything -- when no ratio is
+  certified (no incumbent, or a schedule the algorithm declared infeasible).
+
+So the best ratio a search reports is a certified lower bound on the
+algorithm's worst-case ratio, for instances of that size.
+
+Methods
+-------
+``anneal``
+    Simulated annealing on the slice's ``mutate`` (one small valid change of
+    one job or one capacity), in the spirit of PISA's adversarial instance
+    search for task-graph schedulers.  Each step draws ``batch`` neighbours
+    of the current instance, evaluates them (in parallel through
+    :func:`optsched.core.sweep.map`: local processes or a Dask cluster),
+    moves to the best one if it is better, or with the Metropolis
+    probability ``exp(-(log r_cur - log r_new) / temperature)`` otherwise;
+    the temperature falls geometrically from ``t_start`` to ``t_end`` (in
+    units of ``log ratio``).  Every random draw happens in the driver, in a
+    fixed order, and ``batch`` does not depend on the number of workers, so
+    a seed gives the same trace with any number of workers or a cluster.
+
+``evolve``
+    A genetic algorithm over the slice's *generator parameters*
+    (``Paper.search_space``: e.g. utility ranges, arrival window, GPU mix,
+    and the generator's own seed), with optuna's ``NSGAIISampler`` (seeded;
+    single objective: the ``log`` certified ratio).  optuna rather than
+    nevergrad: its ask/tell interface lets each batch of candidates be
+    evaluated through :func:`optsched.core.sweep.map` and told back in a
+    fixed order (so the trace is reproducible), its distributions handle
+    integer, float and log-scaled parameters natively, and its wheel is on
+    the workplace's package mirror.  ``batch`` candidates are asked per
+    step; a parameter vector the generator rejects is told as a failure
+    (trace kind ``invalid``).  The trace's ``mutation`` column holds the
+    parameters as JSON.
+
+The trace (:data:`TRACE_COLUMNS`, one row per evaluation) holds no wall
+times, so the same seed writes the same CSV byte for byte.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import json
+import math
+from collections.abc import Callable, Mapping
+from dataclasses import dataclass, field
+from typing import Any
+
+import numpy as np
+import pandas as pd
+
+from . import sweep
+from .errors import InfeasibleScheduleError, InvalidInstanceError, OptschedError
+from .ratio import declared_violation, ratio_columns
+from .registry import Paper, get_paper
+
+METHODS = ("anneal", "evolve")
+TRACE_COLUMNS = [
+    "eval", "step", "method", "parent", "mutation", "instance_sha", "kind",
+    "opt_status", "alg_objective", "opt_objective", "opt_bound", "ratio",
+    "ratio_lo", "ratio_hi", "certified", "temperature", "accepted", "current",
+    "best",
+]  # fmt: skip
+
+
+@dataclass(frozen=True)
+class SearchSpace:
+    """Generator parameters the ``evolve`` method searches (a slice's ``search_space``).
+
+    Attributes
+    ----------
+    params
+        Name -> ``(lo, hi, kind)``; kind ``"int"``, ``"float"`` or ``"log"``
+        (a float searched on a log scale).
+    build
+        ``build(params, **size) -> instance``: the slice's generator called
+        with these parameters; raises ``InvalidInstanceError`` for a
+        combination it rejects.
+    """
+
+    params: Mapping[str, tuple[float, float, str]]
+    build: Callable[..., Any]
+
+    def distributions(self) -> dict[str, Any]:
+        """optuna distributions of :attr:`params`."""
+        from optuna.distributions import FloatDistribution, IntDistribution
+
+        out: dict[str, Any] = {}
+        for name, (lo, hi, kind) in self.params.items():
+            if kind == "int":
+                out[name] = IntDistribution(int(lo), int(hi))
+            elif kind in ("float", "log"):
+                out[name] = FloatDistribution(float(lo), float(hi), log=kind == "log")
+            else:
+                raise ValueError(
+                    f"search_space[{name!r}]: kind int/float/log, got {kind!r}"
+                )
+        return out
+
+
+@dataclass(frozen=True, eq=False)
+class WorstCaseResult:
+    """The outcome of :func:`worst_case`.
+
+    Attributes
+    ----------
+    paper, algorithm, method, seed, size
+        What was searched.
+    instance
+        The instance with the largest certified ratio found.
+    ratio
+        Its certified ratio (a lower bound on the algorithm's worst-case
+        ratio, module docstring).
+    status, kind
+        The offline solve's status on that instance and the row kind
+        (``proven``, ``interval``, ``alg_zero``).
+    proven_bound
+        The paper's proven competitive bound for the algorithm, as text
+        (``Paper.proven_bound``), or None where the paper proves none.
+    trace
+        One row per evaluation (:data:`TRACE_COLUMNS`).
+    """
+
+    paper: str
+    algorithm: str
+    method: str
+    seed: int
+    size: dict[str, Any]
+    instance: Any
+    ratio: float
+    status: str
+    kind: str
+    proven_bound: str | None
+    trace: pd.DataFrame = field(repr=False)
+
+    @property
+    def n_evals(self) -> int:
+        """Evaluations made."""
+        return len(self.trace)
+
+
+def sha(inst: Any) -> str:
+    """Short content hash of an instance (its JSON)."""
+    return hashlib.sha256(inst.to_json().encode()).hexdigest()[:12]
+
+
+def certified_ratio(row: dict[str, Any]) -> float:
+    """The search objective of an evaluated row (module docstring)."""
+    kind = row["kind"]
+    if kind == "proven":
+        return float(row["ratio"])
+    if kind == "interval":
+        return float(row["ratio_lo"])
+    if kind in ("alg_zero", "opt_zero"):
+        return math.inf
+    return math.nan
+
+
+def evaluate(
+    paper: Paper | str, algorithm: str, inst: Any, *, time_limit: float | None
+) -> dict[str, Any]:
+    """Run, check and solve one instance: the ratio columns and the certified ratio.
+
+    A schedule the checker rejects raises (a bug), unless the algorithm
+    declared the violation (:func:`optsched.core.ratio.declared_violation`):
+    then ``kind == "alg_infeasible"`` and the certified ratio is NaN.
+    """
+    p = paper if isinstance(paper, Paper) else get_paper(paper)
+    opt = p.solve_offline(inst, time_limit=time_limit, threads=1)
+    sched = p.run(algorithm, inst)
+    declared = declared_violation(sched)
+    try:
+        alg = float(p.check(inst, sched).objective)
+    except InfeasibleScheduleError:
+        if declared is None:
+            raise
+        cols = {"ratio": math.nan, "ratio_lo": math.nan, "ratio_hi": math.nan,
+                "kind": "alg_infeasible"}  # fmt: skip
+        alg = math.nan
+    else:
+        if declared is not None:
+            raise OptschedError(
+                f"{p.key}: algorithm {algorithm!r} declares {declared} but the checker "
+                "accepts its schedule"
+            )
+        cols = ratio_columns(
+            p.sense, alg, opt.objective, opt.bound, opt.status,
+            instance=f"{p.key} {sha(inst)}", algorithm=algorithm,
+        )  # fmt: skip
+    row = {
+        "instance_sha": sha(inst),
+        "opt_status": opt.status,
+        "alg_objective": alg,
+        "opt_objective": float(opt.objective),
+        "opt_bound": float(opt.bound),
+        **cols,
+    }
+    row["certified"] = certified_ratio(row)
+    return row
+
+
+def _evaluate_task(task: tuple[str, str, str, float | None]) -> dict[str, Any]:
+    key, algorithm, text, time_limit = task
+    p = get_paper(key)
+    return evaluate(
+        p, algorithm, p.instance_type.from_json(text), time_limit=time_limit
+    )
+
+
+def _score(r: float) -> float:
+    """``log r`` for comparisons; NaN (no certified ratio) is the worst."""
+    if math.isnan(r):
+        return -math.inf
+    return math.log(max(r, 1e-300))
+
+
+def _accept(cur: float, new: float, temperature: float, u: float) -> bool:
+    """Metropolis rule on log ratios (maximisation); ``u`` is the pre-drawn uniform."""
+    sc, sn = _score(cur), _score(new)
+    if sn >= sc:
+        return sn > -math.inf
+    if sc == math.inf or temperature <= 0:
+        return False
+    return u < math.exp((sn - sc) / temperature)
+
+
+def worst_case(
+    paper: Paper | str,
+    algorithm: str,
+    *,
+    n_evals: int = 200,
+    seed: int = 0,
+    time_limit: float | None = 30.0,
+    method: str = "anneal",
+    batch: int = 4,
+    t_start: float = 0.1,
+    t_end: float = 0.001,
+    start: Any = None,
+    workers: int | None = None,
+    scheduler: Any = None,
+    progress: bool = True,
+    **size: Any,
+) -> WorstCaseResult:
+    """Search for the instance maximising ``algorithm``'s certified ratio.
+
+    Parameters
+    ----------
+    paper
+        Registry key or :class:`~optsched.core.registry.Paper` (needs
+        ``mutate`` for ``anneal``, ``search_space`` for ``evolve``).
+    algorithm
+        One of the paper's algorithms.
+    n_evals
+        Instances evaluated in total (the start included).
+    seed
+        Seeds the start instance (``generate(seed=seed, **size)``) and every
+        random draw of the search (``evolve``: the sampler).
+    time_limit
+        Per offline solve (seconds); unproven solves count with the lower
+        end of their ratio interval.
+    method
+        ``"anneal"`` or ``"evolve"`` (module docstring).
+    batch
+        Candidates evaluated per step (in parallel).  Part of the search's
+        definition: it does not follow ``workers``.
+    t_start, t_end
+        Annealing temperatures (``log ratio`` units), geometric in between.
+    start
+        ``anneal``: start instance instead of ``generate(seed=seed, **size)``.
+    workers, scheduler, progress
+        Passed to :func:`optsched.core.sweep.map`.
+    **size
+        Size keywords of the paper's ``generate``, ``mutate`` and
+        ``search_space.build``.
+
+    Returns
+    -------
+    WorstCaseResult
+    """
+    p = paper if isinstance(paper, Paper) else get_paper(paper)
+    if algorithm not in p.algorithms:
+        raise KeyError(
+            f"{p.key}: unknown algorithm {algorithm!r} (known: {', '.join(p.algorithms)})"
+        )
+    if method not in METHODS:
+        raise ValueError(f"method: one of {METHODS}, got {method!r}")
+    if method == "anneal" and p.mutate is None:
+        raise ValueError(
+            f"{p.key}: the slice provides no mutate(); no annealing search"
+        )
+    if method == "evolve" and p.search_space is None:
+        raise ValueError(
+            f"{p.key}: the slice provides no search_space; no evolve search"
+        )
+    if n_evals < 1 or batch < 1:
+        raise ValueError(f"n_evals and batch must be >= 1, got {n_evals}, {batch}")
+
+    def run(insts: list[Any]) -> list[dict[str, Any]]:
+        tasks = [(p.key, algorithm, i.to_json(), time_limit) for i in insts]
+        return sweep.map(_evaluate_task, tasks, workers=workers, scheduler=scheduler,
+                         progress=False, desc="worst case")  # fmt: skip
+
+    bar = sweep._bar(n_evals, progress, f"{p.key} {algorithm} worst case")
+    if method == "evolve":
+        rows, best_inst, best_row = _evolve(p, run, n_evals, seed, batch, bar, size)
+    else:
+        rows, best_inst, best_row = _anneal(
+            p, run, n_evals, seed, batch, (t_start, t_end), start, bar, size
+        )
+    bar.close()
+    return WorstCaseResult(
+        paper=p.key,
+        algorithm=algorithm,
+        method=method,
+        seed=seed,
+        size=dict(size),
+        instance=best_inst,
+        ratio=float(best_row["certified"]),
+        status=best_row["opt_status"],
+        kind=best_row["kind"],
+        proven_bound=p.proven_bound.get(algorithm),
+        trace=pd.DataFrame(rows, columns=TRACE_COLUMNS),
+    )
+
+
+def _anneal(p, run, n_evals, seed, batch, temps, start, bar, size):
+    """Simulated annealing on ``p.mutate``: ``(rows, best instance, its row)``."""
+    t_start, t_end = temps
+    rng = np.random.default_rng(seed)
+    cur_inst = start if start is not None else p.generate(seed=seed, **size)
+    first = run([cur_inst])[0]
+    cur, cur_eval = first["certified"], 0
+    best, best_inst, best_row = cur, cur_inst, first
+    rows = [{**first, "eval": 0, "step": 0, "method": "anneal", "parent": -1,
+             "mutation": "start", "temperature": t_start, "accepted": True,
+             "current": cur, "best": best}]  # fmt: skip
+    bar.update(1)
+    n_steps = max(1, math.ceil((n_evals - 1) / batch))
+    step = 0
+    while len(rows) < n_evals:
+        step += 1
+        temp = t_start * (t_end / t_start) ** min(1.0, (step - 1) / max(1, n_steps - 1))
+        k = min(batch, n_evals - len(rows))
+        cands = [p.mutate(cur_inst, rng, **size) for _ in range(k)]
+        u = float(rng.random())
+        results = run(cands)
+        j = max(range(k), key=lambda m: (_score(results[m]["certified"]), -m))
+        take = _accept(cur, results[j]["certified"], temp, u)
+        parent = cur_eval
+        for m, (inst, res) in enumerate(zip(cands, results, strict=True)):
+            e = len(rows)
+            accepted = take and m == j
+            if accepted:
+                cur, cur_inst, cur_eval = res["certified"], inst, e
+            if _score(res["certified"]) > _score(best):
+                best, best_inst, best_row = res["certified"], inst, res
+            rows.append({**res, "eval": e, "step": step, "method": "anneal",
+                         "parent": parent, "mutation": inst.meta.get("mutation", ""),
+                         "temperature": temp, "accepted": accepted, "current": cur,
+                         "best": best})  # fmt: skip
+        bar.update(k)
+    return rows, best_inst, best_row
+
+
+#: Row of a parameter vector the generator rejected (``evolve``).
+_INVALID = {"instance_sha": "", "kind": "invalid", "opt_status": "",
+            "alg_objective": math.nan, "opt_objective": math.nan, "opt_bound": math.nan,
+            "ratio": math.nan, "ratio_lo": math.nan, "ratio_hi": math.nan,
+            "certified": math.nan}  # fmt: skip
+
+
+def _evolve(p, run, n_evals, seed, batch, bar, size):
+    """Genetic search over ``p.search_space`` with optuna: ``(rows, best instance, its row)``."""
+    import optuna
+
+    optuna.logging.set_verbosity(optuna.logging.WARNING)
+    space = p.search_space
+    dists = space.distributions()
+    sampler = optuna.samplers.NSGAIISampler(population_size=max(4, batch), seed=seed)
+    study = optuna.create_study(direction="maximize", sampler=sampler)
+    rows: list[dict[str, Any]] = []
+    best, best_inst, best_row = math.nan, None, None
+    step = 0
+    while len(rows) < n_evals:
+        k = min(batch, n_evals - len(rows))
+        trials = [study.ask(dists) for _ in range(k)]
+        insts: list[Any] = []
+        for t in trials:
+            try:
+                insts.append(space.build(dict(t.params), **size))
+            except InvalidInstanceError:
+                insts.append(None)
+        results = iter(run([i for i in insts if i is not None]))
+        for t, inst in zip(trials, insts, strict=True):
+            if inst is None:
+                res = dict(_INVALID)
+                study.tell(t, state=optuna.trial.TrialState.FAIL)
+            else:
+                res = next(results)
+                score = _score(res["certified"])
+                study.tell(t, -1.0 if score == -math.inf else min(score, 1e6))
+                if best_row is None or score > _score(best):
+                    best, best_inst, best_row = res["certified"], inst, res
+            rows.append({**res, "eval": len(rows), "step": step, "method": "evolve",
+                         "parent": -1, "mutation": json.dumps(t.params, sort_keys=True),
+                         "temperature": math.nan, "accepted": inst is not None,
+                         "current": res["certified"], "best": best})  # fmt: skip
+        step += 1
+        bar.update(k)
+    if best_row is None:
+        raise OptschedError(
+            f"{p.key}: no valid instance in {n_evals} evolve evaluations"
+        )
+    return rows, best_inst, best_row
+
+
+def result_summary(res: WorstCaseResult) -> dict[str, Any]:
+    """A JSON-able summary (what the CLI prints and writes beside the instance)."""
+    return {
+        "paper": res.paper,
+        "algorithm": res.algorithm,
+        "method": res.method,
+        "seed": res.seed,
+        "size": res.size,
+        "n_evals": res.n_evals,
+        "worst_certified_ratio": res.ratio,
+        "status": res.status,
+        "kind": res.kind,
+        "instance_sha": sha(res.instance),
+        "paper_proven_bound": res.proven_bound,
+        "start_ratio": float(res.trace["certified"].iloc[0]),
+    }
+
+
+def dumps_summary(res: WorstCaseResult) -> str:
+    """:func:`result_summary` as indented JSON (``inf`` written as a string)."""
+    d = result_summary(res)
+    for k, v in d.items():
+        if isinstance(v, float) and not math.isfinite(v):
+            d[k] = str(v)
+    return json.dumps(d, indent=1)
+
+
+def plot_trace(trace: pd.DataFrame, *, title: str = "", bound: float | None = None):
+    """Best (and current) certified ratio vs evaluations, one line per ``method``.
+
+    ``bound``: a numeric proven bound to draw as a horizontal line.
+    """
+    from matplotlib.figure import Figure
+
+    fig = Figure(figsize=(6.0, 3.8), layout="constrained")
+    ax = fig.subplots()
+    for method, d in trace.groupby("method", sort=False):
+        x = d["eval"].to_numpy() + 1
+        best = d["best"].replace(np.inf, np.nan).to_numpy(dtype=float)
+        ax.step(x, best, where="post", label=f"{method}: best")
+        ax.plot(x, d["current"].replace(np.inf, np.nan).to_numpy(dtype=float), lw=0.6,
+                alpha=0.5, label=f"{method}: current")  # fmt: skip
+    if bound is not None and math.isfinite(bound):
+        ax.axhline(bound, color="k", ls="--", lw=0.8, label="paper's proven bound")
+    ax.set_xlabel("evaluations")
+    ax.set_ylabel("certified ratio (>= 1)")
+    ax.set_title(title or "worst-case search")
+    ax.legend(fontsize=8)
+    return fig
