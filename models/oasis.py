@@ -982,6 +982,12 @@ def column_generation(
         if lp is None:
             lp = PersistentLP(master.model)
         res = lp.solve()
+        if res.status == "error":
+            # a warm-started re-solve of the grown master can end in HiGHS's
+            # "solve error" (seen: generate(3, 50, 30, 20, 20), iteration ~10);
+            # solving the same LP afresh succeeds
+            lp = PersistentLP(master.model)
+            res = lp.solve()
         n_iter += 1
         if res.status != "optimal":
             raise SolverError(f"column generation: master LP ended {res.status!r}")
