@@ -57,5 +57,9 @@ PAPER = Paper(
         "predictor": (str, "rf", "iteration predictor: rf, mean, median, perfect"),
     },
     mutate=mutate,
+    proven_bound={
+        "asrpt": "(2 + tau + rho G/(G - g_max)) rho + 2 rho g_max alpha_max/alpha_min "
+        "(1 + tau + (1 + rho) G/(G - g_max)) eps_bar (Theorem 1; instance-dependent)",
+    },
     search_space=SEARCH_SPACE,
 )

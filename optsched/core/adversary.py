@@ -250,6 +250,7 @@ def worst_case(
     t_start: float = 0.1,
     t_end: float = 0.001,
     start: Any = None,
+    starts: int = 1,
     workers: int | None = None,
     scheduler: Any = None,
     progress: bool = True,
@@ -281,6 +282,10 @@ def worst_case(
         Annealing temperatures (``log ratio`` units), geometric in between.
     start
         ``anneal``: start instance instead of ``generate(seed=seed, **size)``.
+    starts
+        ``anneal``: evaluate the generated instances of seeds ``seed ..
+        seed + starts - 1`` first and start from the worst (a plateau at
+        ratio 1 -- every neighbour also 1 -- otherwise never moves).
     workers, scheduler, progress
         Passed to :func:`optsched.core.sweep.map`.
     **size
@@ -306,8 +311,10 @@ def worst_case(
         raise ValueError(
             f"{p.key}: the slice provides no search_space; no evolve search"
         )
-    if n_evals < 1 or batch < 1:
-        raise ValueError(f"n_evals and batch must be >= 1, got {n_evals}, {batch}")
+    if n_evals < 1 or batch < 1 or starts < 1:
+        raise ValueError(
+            f"n_evals, batch and starts must be >= 1, got {n_evals}, {batch}, {starts}"
+        )
 
     def run(insts: list[Any]) -> list[dict[str, Any]]:
         tasks = [(p.key, algorithm, i.to_json(), time_limit) for i in insts]
@@ -319,7 +326,7 @@ def worst_case(
         rows, best_inst, best_row = _evolve(p, run, n_evals, seed, batch, bar, size)
     else:
         rows, best_inst, best_row = _anneal(
-            p, run, n_evals, seed, batch, (t_start, t_end), start, bar, size
+            p, run, n_evals, seed, batch, (t_start, t_end), start, bar, size, starts
         )
     bar.close()
     return WorstCaseResult(
@@ -337,19 +344,37 @@ def worst_case(
     )
 
 
-def _anneal(p, run, n_evals, seed, batch, temps, start, bar, size):
-    """Simulated annealing on ``p.mutate``: ``(rows, best instance, its row)``."""
+def _anneal(p, run, n_evals, seed, batch, temps, start, bar, size, starts=1):
+    """Simulated annealing on ``p.mutate``: ``(rows, best instance, its row)``.
+
+    With ``starts > 1`` the first ``starts`` evaluations are the generated
+    instances of seeds ``seed .. seed + starts - 1`` and the search starts
+    from the worst of them (first on ties).
+    """
     t_start, t_end = temps
     rng = np.random.default_rng(seed)
-    cur_inst = start if start is not None else p.generate(seed=seed, **size)
-    first = run([cur_inst])[0]
-    cur, cur_eval = first["certified"], 0
+    if start is not None:
+        first_insts = [start]
+    else:
+        n0 = max(1, min(int(starts), n_evals))
+        first_insts = [p.generate(seed=seed + j, **size) for j in range(n0)]
+    firsts = run(first_insts)
+    j0 = max(range(len(firsts)), key=lambda m: (_score(firsts[m]["certified"]), -m))
+    cur_inst, first = first_insts[j0], firsts[j0]
+    cur, cur_eval = first["certified"], j0
     best, best_inst, best_row = cur, cur_inst, first
-    rows = [{**first, "eval": 0, "step": 0, "method": "anneal", "parent": -1,
-             "mutation": "start", "temperature": t_start, "accepted": True,
-             "current": cur, "best": best}]  # fmt: skip
-    bar.update(1)
-    n_steps = max(1, math.ceil((n_evals - 1) / batch))
+    rows = []
+    run_best = math.nan
+    for m, res in enumerate(firsts):
+        better = m == 0 or _score(res["certified"]) > _score(run_best)
+        if better:
+            run_best = res["certified"]
+        mutation = "start" if len(firsts) == 1 else f"start seed {seed + m}"
+        rows.append({**res, "eval": m, "step": 0, "method": "anneal", "parent": -1,
+                     "mutation": mutation, "temperature": t_start, "accepted": better,
+                     "current": run_best, "best": run_best})  # fmt: skip
+    bar.update(len(firsts))
+    n_steps = max(1, math.ceil((n_evals - len(firsts)) / batch))
     step = 0
     while len(rows) < n_evals:
         step += 1
@@ -476,4 +501,59 @@ def plot_trace(trace: pd.DataFrame, *, title: str = "", bound: float | None = No
     ax.set_ylabel("certified ratio (>= 1)")
     ax.set_title(title or "worst-case search")
     ax.legend(fontsize=8)
+    return fig
+
+
+def trace_rows(task: dict[str, Any]) -> list[dict[str, Any]]:
+    """Experiment-layer task: the trace of one search, one row per evaluation.
+
+    Task keys: ``paper``, ``algorithm``, ``method``, ``seed``, ``n_evals``,
+    ``time_limit``, ``batch`` and ``size`` (a dict of the paper's size
+    keywords).  Evaluations run in this process (the experiment layer
+    already spreads tasks over processes).
+    """
+    res = worst_case(
+        task["paper"],
+        task["algorithm"],
+        n_evals=int(task["n_evals"]),
+        seed=int(task["seed"]),
+        time_limit=task["time_limit"],
+        method=task["method"],
+        batch=int(task.get("batch", 4)),
+        starts=int(task.get("starts", 1)),
+        workers=1,
+        progress=False,
+        **dict(task["size"]),
+    )
+    base = {"paper": res.paper, "algorithm": res.algorithm, "seed": res.seed}
+    return [{**base, **r} for r in res.trace.to_dict("records")]
+
+
+def worst_found(df: pd.DataFrame, algorithm: str) -> str:
+    """Claim value: the worst certified ratio per method for ``algorithm`` (with its kind)."""
+    cells = []
+    for method, d in df[df["algorithm"] == algorithm].groupby("method", sort=False):
+        j = d["certified"].astype(float).fillna(-math.inf).idxmax()
+        cells.append(
+            f"{method}: {d.loc[j, 'certified']:.4g} ({d.loc[j, 'kind']}, {len(d)} evals)"
+        )
+    return "; ".join(cells) or "not run"
+
+
+def plot_traces(df: pd.DataFrame):
+    """Best certified ratio vs evaluations, one panel per algorithm, one line per method."""
+    from matplotlib.figure import Figure
+
+    algs = list(dict.fromkeys(df["algorithm"]))
+    fig = Figure(figsize=(4.2 * len(algs), 3.6), layout="constrained")
+    axes = np.atleast_1d(fig.subplots(1, len(algs), squeeze=False)[0])
+    for ax, alg in zip(axes, algs, strict=True):
+        for method, d in df[df["algorithm"] == alg].groupby("method", sort=False):
+            best = d["best"].astype(float).replace(np.inf, np.nan)
+            ax.step(d["eval"] + 1, best, where="post", label=method)
+        ax.set_title(alg)
+        ax.set_xlabel("evaluations")
+        ax.legend(fontsize=8)
+    axes[0].set_ylabel("best certified ratio")
+    fig.suptitle(f"worst-case search: {df['paper'].iloc[0]}")
     return fig

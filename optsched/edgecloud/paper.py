@@ -65,5 +65,9 @@ PAPER = Paper(
         "n_ps_types": (int, 2, "PS types (paper: 8-10)"),
     },
     mutate=mutate,
+    proven_bound={
+        "a_online": "D_max (1 + 1/eps) with (1 + eps)-speed augmentation, for (2) "
+        "(Theorem 3; (1 + 1/eps) for ILP (4))",
+    },
     search_space=SEARCH_SPACE,
 )

@@ -270,3 +270,40 @@ def test_every_slice_has_a_search_space_that_builds(key):
     inst = space.build(mid, **p.demo_size)
     assert type(inst).from_json(inst.to_json()).to_json() == inst.to_json()
     assert "instance_seed" in space.params
+
+
+# ------------------------------------------------------- experiment layer
+def test_trace_rows_task_matches_a_direct_evaluation():
+    """The figure task's first row is the certified evaluation of ``generate(seed)``."""
+    task = {"paper": "hetero", "algorithm": "has", "method": "anneal", "seed": 4,
+            "n_evals": 3, "time_limit": 30.0, "batch": 2, "size": HETERO}  # fmt: skip
+    rows = adversary.trace_rows(task)
+    assert [r["eval"] for r in rows] == [0, 1, 2]
+    assert set(rows[0]) == {"paper", "algorithm", "seed", *adversary.TRACE_COLUMNS}
+    p = optsched.get_paper("hetero")
+    direct = adversary.evaluate(p, "has", p.generate(seed=4, **HETERO), time_limit=30.0)
+    assert rows[0]["certified"] == pytest.approx(direct["certified"], rel=1e-12)
+    df = pd.DataFrame(rows)
+    assert adversary.worst_found(df, "has").startswith(
+        f"anneal: {df['certified'].max():.4g}"
+    )
+    assert adversary.worst_found(df, "jps") == "not run"
+
+
+def test_anneal_with_several_starts_begins_at_the_worst_generated_instance():
+    p = optsched.get_paper("hetero")
+    res = adversary.worst_case("hetero", "optimus", n_evals=7, seed=5, starts=4, batch=3,
+                               time_limit=30.0, progress=False, **HETERO)  # fmt: skip
+    tr = res.trace
+    direct = [
+        adversary.evaluate(
+            p, "optimus", p.generate(seed=5 + j, **HETERO), time_limit=30.0
+        )["certified"]
+        for j in range(4)
+    ]
+    assert list(tr["certified"].iloc[:4]) == pytest.approx(direct)
+    assert tr["current"].iloc[3] == pytest.approx(max(direct))
+    # the first mutation step starts from the worst start
+    assert (tr["parent"].iloc[4:] == int(np.argmax(direct))).all()
+    with pytest.raises(ValueError, match="starts"):
+        adversary.worst_case("hetero", "has", n_evals=2, starts=0, **HETERO)
