@@ -557,3 +557,45 @@ def plot_traces(df: pd.DataFrame):
     axes[0].set_ylabel("best certified ratio")
     fig.suptitle(f"worst-case search: {df['paper'].iloc[0]}")
     return fig
+
+
+def search_spec(key: str, algorithms: tuple[str, ...], *, doc: str):
+    """The experiment-layer spec ``worst_case_<key>`` (one per paper, issue 14).
+
+    Full run: each of ``algorithms`` x (``anneal`` from the worst of 8
+    generated instances, ``evolve``), 2,000 evaluations, seed 0, 30 s per
+    solve, at the paper's ``demo_size`` (optima proven in seconds); quick:
+    3 evaluations, ``anneal`` only.  Rows: the traces (:func:`trace_rows`);
+    plot :func:`plot_traces`; one claim per algorithm, the worst certified
+    ratio found beside the paper's proven bound (``Paper.proven_bound``).
+    """
+    from .experiment import Claim, Experiment
+
+    p = get_paper(key)
+    fixed = {"paper": key, "algorithm": list(algorithms), "seed": 0, "time_limit": 30.0,
+             "size": dict(p.demo_size)}  # fmt: skip
+    return Experiment(
+        name=f"worst_case_{key}",
+        paper=key,
+        ref="worst-case search (issue 14; not in the paper)",
+        doc=doc,
+        task=trace_rows,
+        grid={
+            **fixed,
+            "method": ["anneal", "evolve"],
+            "n_evals": 2000,
+            "batch": 4,
+            "starts": 8,
+        },  # fmt: skip
+        quick={**fixed, "method": ["anneal"], "n_evals": 3, "batch": 2},
+        columns=["paper", "algorithm", "seed", *TRACE_COLUMNS],
+        plot=plot_traces,
+        claims=[
+            Claim(
+                f"worst certified ratio found for {a} (per method)",
+                p.proven_bound.get(a, "no bound proven"),
+                lambda df, a=a: worst_found(df, a),
+            )
+            for a in algorithms
+        ],
+    )

@@ -164,6 +164,19 @@ def knob_mutator(
     return mutate
 
 
+def sort_list(key: str, field: str) -> Callable[[dict[str, Any]], None]:
+    """A ``fix`` that stably sorts ``data[key]`` by each item's ``field`` (e.g. jobs by arrival)."""
+
+    def fix(data: dict[str, Any]) -> None:
+        data[key].sort(key=lambda item: item[field])
+
+    return fix
+
+
+#: ``fix`` of the slices whose instances list jobs in arrival (online) order.
+jobs_by_arrival = sort_list("jobs", "arrival")
+
+
 def _note(inst: Any, what: str) -> None:
     meta = getattr(inst, "meta", None)
     if isinstance(meta, dict):

@@ -13,7 +13,7 @@ from __future__ import annotations
 from typing import Any
 
 from optsched.core.adversary import SearchSpace
-from optsched.core.mutate import Knob, knob_mutator
+from optsched.core.mutate import Knob, jobs_by_arrival, knob_mutator
 
 from .instance import OasisInstance
 
@@ -44,12 +44,8 @@ KNOBS = (
 )
 
 
-def _sort_jobs(data: dict[str, Any]) -> None:
-    data["jobs"].sort(key=lambda j: j["arrival"])
-
-
 #: ``mutate(inst, rng, **size) -> inst`` of the Paper record.
-mutate = knob_mutator(OasisInstance.from_dict, KNOBS, fix=_sort_jobs)
+mutate = knob_mutator(OasisInstance.from_dict, KNOBS, fix=jobs_by_arrival)
 
 
 def _build(params: dict[str, Any], **size: Any) -> OasisInstance:

@@ -17,8 +17,12 @@ run: 25, 50, 100, 200 jobs x 5 seeds; quick: 4 and 12 jobs, ``T = 30``,
 ``H = K = 2``, 2 seeds.
 """
 
+from optsched.figures.oasis.fig3_total_utility import SPEC as FIG3
+
 from optsched.core.experiment import Claim, Experiment
 from optsched.oasis import experiments as ex
+
+_SCHEMES = [*ex.VARIANT_NAMES, *ex.BASELINES]
 
 
 def _claims(v: str) -> list[Claim]:
@@ -48,21 +52,9 @@ SPEC = Experiment(
     ref="Fig. 3, Sec. V-A (issue 13)",
     doc=__doc__,
     task=ex.variant_utility,
-    grid={
-        "n_jobs": [200, 100, 50, 25],
-        "scheme": [*ex.VARIANT_NAMES, *ex.BASELINES],
-        "seed": list(range(5)),
-        "n_slots": 300,
-        "servers_per_side": 10,
-        "dorm_max_jobs": 50,
-    },
-    quick={
-        "n_jobs": [12, 4],
-        "scheme": [*ex.VARIANT_NAMES, *ex.BASELINES],
-        "seed": [0, 1],
-        "n_slots": 30,
-        "servers_per_side": 2,
-    },
+    # the instances of Fig. 3 (same grid, same seeds); schemes: variants + baselines
+    grid={**FIG3.grid, "scheme": _SCHEMES, "dorm_max_jobs": 50},
+    quick={**FIG3.quick, "scheme": _SCHEMES},
     columns=ex.FIG3_COLUMNS,
     sort=["n_jobs", "seed", "scheme"],
     plot=ex.plot_total_utility,

@@ -17,10 +17,10 @@ priority ranges x 10 seeds, 120 s per solve); quick: 2 servers per side, 1
 range, 1 seed, 10 s.
 """
 
+from optsched.figures.oasis.fig5_performance_ratio import SPEC as FIG5
+
 from optsched.core.experiment import Claim, Experiment
 from optsched.oasis import experiments as ex
-
-_FIXED = {"n_jobs": 10, "n_slots": 10, "variants": ex.VARIANT_NAMES}
 
 
 def _claims(v: str) -> list[Claim]:
@@ -69,20 +69,14 @@ SPEC = Experiment(
     ref="Fig. 5, Sec. V-A; Theorem 4 (issue 13)",
     doc=__doc__,
     task=ex.variant_ratios,
-    grid={
-        "servers_per_side": [8, 4, 2],
-        "gamma1_range": [(1.0, 10.0), (1.0, 50.0), (1.0, 100.0)],
-        "seed": list(range(10)),
-        **_FIXED,
-        "time_limit": 120.0,
-    },
+    # the instances of Fig. 5 (same grid, same seeds), plus the variants
+    grid={**FIG5.grid, "variants": ex.VARIANT_NAMES},
     quick={
+        **FIG5.quick,
         "servers_per_side": [2],
         "gamma1_range": [(1.0, 100.0)],
-        "seed": [0],
-        **_FIXED,
-        "time_limit": 10.0,
-    },
+        "variants": ex.VARIANT_NAMES,
+    },  # fmt: skip
     columns=ex.FIG5_VARIANT_COLUMNS,
     sort=["n_servers", "gamma1_hi", "seed", "variant"],
     plot=ex.plot_variant_ratios,
