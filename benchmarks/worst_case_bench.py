@@ -10,7 +10,10 @@ For each paper, at its ``demo_size`` (optima proven in seconds):
    baselines (lowest random mean), with each method (``anneal`` from the
    worst of :data:`STARTS` generated instances, ``evolve``), ``--evals``
    evaluations, seed 0;
-3. the worst instance of every search is saved to ``--data``
+3. instances on which an algorithm *raised* (``alg_error``, a bug found by
+   the search) are counted (``failures``) and the first three per search
+   saved to ``--data`` as ``<paper>_<algorithm>_<method>.failure<n>.json``;
+4. the worst instance of every search is saved to ``--data``
    (``<paper>_<algorithm>_<method>.json``) with its certified ratio in
    ``manifest.csv`` -- the regression cases that
    ``tests/test_worst_case_regression.py`` re-checks.
@@ -62,7 +65,7 @@ DATA = Path(__file__).parent / "data" / "worst"
 COLUMNS = [
     "paper", "algorithm", "role", "method", "n_evals", "worst_ratio", "kind",
     "opt_status", "start_ratio", "random_mean", "random_max", "random_n",
-    "proven_bound", "size",
+    "proven_bound", "size", "failures", "first_failure",
 ]  # fmt: skip
 
 
@@ -111,7 +114,14 @@ def run(
                     "random_n": int(table.loc[alg, "count"]),
                     "proven_bound": res.proven_bound or "",
                     "size": json.dumps(size, sort_keys=True),
+                    "failures": len(res.failures),
+                    "first_failure": res.failures[0][0] if res.failures else "",
                 })  # fmt: skip
+                for n, (_err, bad) in enumerate(res.failures[:3]):
+                    text = bad.to_json(indent=1) + "\n"
+                    files[f"{stem}.failure{n}.json"] = lambda f, t=text: Path(
+                        f
+                    ).write_text(t)
                 print(f"  {stem}: worst {res.ratio:.4g} ({res.kind}) vs random mean "
                       f"{table.loc[alg, 'mean']:.4g}", flush=True)  # fmt: skip
                 text = res.instance.to_json(indent=1) + "\n"
@@ -131,7 +141,11 @@ def run(
         data_dir, {**insts, "manifest.csv": lambda f: man.to_csv(f, index=False)}
     )
     with pd.option_context("display.width", 200, "display.max_columns", 20):
-        print(df.drop(columns=["size", "proven_bound"]).to_string(index=False))
+        print(
+            df.drop(columns=["size", "proven_bound", "first_failure"]).to_string(
+                index=False
+            )
+        )
     return df
 
 

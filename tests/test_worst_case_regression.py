@@ -48,3 +48,34 @@ def test_worst_case_bench_quick(tmp_path, capsys):
     for f in man["file"]:
         json.loads((tmp_path / "worst" / f).read_text())
     assert Path(tmp_path / "worst_case_bench.csv").exists()
+
+
+# ------------------------------------------------- bugs found by the search
+BUG = bench.DATA / "bugs" / "okita_oasis_plan_leaves_chunks.json"
+
+
+@pytest.mark.xfail(
+    strict=True, raises=RuntimeError, reason="okita's OASiS baseline: open bug"
+)
+def test_okita_oasis_baseline_on_the_instance_the_search_found():
+    """Found by the worst-case search (2026-11-25): okita's ``oasis`` baseline raises
+    "job 2's plan leaves 3 chunks" on this mutated demo-size instance.
+
+    Strict xfail: when the baseline is fixed this test passes, the xfail
+    fails, and the marker must go (the schedule is then checked here).
+    """
+    p = optsched.get_paper("okita")
+    inst = p.instance_type.from_json(BUG.read_text())
+    p.check(inst, p.run("oasis", inst))
+
+
+def test_the_search_records_the_crash_instead_of_stopping():
+    from optsched.core.adversary import worst_case
+
+    p = optsched.get_paper("okita")
+    inst = p.instance_type.from_json(BUG.read_text())
+    res = worst_case("okita", "oasis", n_evals=1, start=inst, time_limit=30.0,
+                     progress=False, **p.demo_size)  # fmt: skip
+    assert res.trace["kind"].iloc[0] == "alg_error"
+    assert "plan leaves 3 chunks" in res.trace["error"].iloc[0]
+    assert len(res.failures) == 1 and res.failures[0][1].to_json() == inst.to_json()

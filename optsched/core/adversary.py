@@ -73,7 +73,7 @@ TRACE_COLUMNS = [
     "eval", "step", "method", "parent", "mutation", "instance_sha", "kind",
     "opt_status", "alg_objective", "opt_objective", "opt_bound", "ratio",
     "ratio_lo", "ratio_hi", "certified", "temperature", "accepted", "current",
-    "best",
+    "best", "error",
 ]  # fmt: skip
 
 
@@ -133,6 +133,10 @@ class WorstCaseResult:
         (``Paper.proven_bound``), or None where the paper proves none.
     trace
         One row per evaluation (:data:`TRACE_COLUMNS`).
+    failures
+        ``(error, instance)`` of every candidate on which the algorithm
+        raised (trace kind ``alg_error``): bugs or unhandled cases found by
+        the search.
     """
 
     paper: str
@@ -146,6 +150,7 @@ class WorstCaseResult:
     kind: str
     proven_bound: str | None
     trace: pd.DataFrame = field(repr=False)
+    failures: list[tuple[str, Any]] = field(default_factory=list, repr=False)
 
     @property
     def n_evals(self) -> int:
@@ -170,6 +175,13 @@ def certified_ratio(row: dict[str, Any]) -> float:
     return math.nan
 
 
+#: Row of a parameter vector the generator rejected (``evolve``).
+_INVALID = {"instance_sha": "", "kind": "invalid", "opt_status": "",
+            "alg_objective": math.nan, "opt_objective": math.nan, "opt_bound": math.nan,
+            "ratio": math.nan, "ratio_lo": math.nan, "ratio_hi": math.nan,
+            "certified": math.nan, "error": ""}  # fmt: skip
+
+
 def evaluate(
     paper: Paper | str, algorithm: str, inst: Any, *, time_limit: float | None
 ) -> dict[str, Any]:
@@ -177,11 +189,20 @@ def evaluate(
 
     A schedule the checker rejects raises (a bug), unless the algorithm
     declared the violation (:func:`optsched.core.ratio.declared_violation`):
-    then ``kind == "alg_infeasible"`` and the certified ratio is NaN.
+    then ``kind == "alg_infeasible"`` and the certified ratio is NaN.  An
+    algorithm that raises on the instance gives ``kind == "alg_error"``
+    with the exception in ``error`` (the search records such instances in
+    :attr:`WorstCaseResult.failures` instead of stopping).
     """
     p = paper if isinstance(paper, Paper) else get_paper(paper)
     opt = p.solve_offline(inst, time_limit=time_limit, threads=1)
-    sched = p.run(algorithm, inst)
+    try:
+        sched = p.run(algorithm, inst)
+    except Exception as exc:  # an instance that crashes the algorithm is a finding
+        return {**_INVALID, "instance_sha": sha(inst), "kind": "alg_error",
+                "opt_status": opt.status, "opt_objective": float(opt.objective),
+                "opt_bound": float(opt.bound),
+                "error": f"{type(exc).__name__}: {exc}"}  # fmt: skip
     declared = declared_violation(sched)
     try:
         alg = float(p.check(inst, sched).objective)
@@ -202,6 +223,7 @@ def evaluate(
             instance=f"{p.key} {sha(inst)}", algorithm=algorithm,
         )  # fmt: skip
     row = {
+        "error": "",
         "instance_sha": sha(inst),
         "opt_status": opt.status,
         "alg_objective": alg,
@@ -316,10 +338,16 @@ def worst_case(
             f"n_evals, batch and starts must be >= 1, got {n_evals}, {batch}, {starts}"
         )
 
+    failures: list[tuple[str, Any]] = []
+
     def run(insts: list[Any]) -> list[dict[str, Any]]:
         tasks = [(p.key, algorithm, i.to_json(), time_limit) for i in insts]
-        return sweep.map(_evaluate_task, tasks, workers=workers, scheduler=scheduler,
-                         progress=False, desc="worst case")  # fmt: skip
+        out = sweep.map(_evaluate_task, tasks, workers=workers, scheduler=scheduler,
+                        progress=False, desc="worst case")  # fmt: skip
+        failures.extend(
+            (r["error"], i) for i, r in zip(insts, out, strict=True) if r["error"]
+        )
+        return out
 
     bar = sweep._bar(n_evals, progress, f"{p.key} {algorithm} worst case")
     if method == "evolve":
@@ -341,6 +369,7 @@ def worst_case(
         kind=best_row["kind"],
         proven_bound=p.proven_bound.get(algorithm),
         trace=pd.DataFrame(rows, columns=TRACE_COLUMNS),
+        failures=failures,
     )
 
 
@@ -399,13 +428,6 @@ def _anneal(p, run, n_evals, seed, batch, temps, start, bar, size, starts=1):
                          "best": best})  # fmt: skip
         bar.update(k)
     return rows, best_inst, best_row
-
-
-#: Row of a parameter vector the generator rejected (``evolve``).
-_INVALID = {"instance_sha": "", "kind": "invalid", "opt_status": "",
-            "alg_objective": math.nan, "opt_objective": math.nan, "opt_bound": math.nan,
-            "ratio": math.nan, "ratio_lo": math.nan, "ratio_hi": math.nan,
-            "certified": math.nan}  # fmt: skip
 
 
 def _evolve(p, run, n_evals, seed, batch, bar, size):
