@@ -175,6 +175,10 @@ def sort_list(key: str, field: str) -> Callable[[dict[str, Any]], None]:
 
 #: ``fix`` of the slices whose instances list jobs in arrival (online) order.
 jobs_by_arrival = sort_list("jobs", "arrival")
+#: A job's arrival slot, moved by about 2 slots within ``1..n_slots``.
+ARRIVAL_IN_HORIZON = Knob(
+    "jobs.*.arrival", 1, lambda d: d["n_slots"], integer=True, step=2.0, absolute=True
+)
 
 
 def _note(inst: Any, what: str) -> None:

@@ -13,19 +13,12 @@ from __future__ import annotations
 from typing import Any
 
 from optsched.core.adversary import SearchSpace
-from optsched.core.mutate import Knob, jobs_by_arrival, knob_mutator
+from optsched.core.mutate import ARRIVAL_IN_HORIZON, Knob, jobs_by_arrival, knob_mutator
 
 from .instance import EdgeCloudInstance
 
 KNOBS = (
-    Knob(
-        "jobs.*.arrival",
-        1,
-        lambda d: d["n_slots"],
-        integer=True,
-        step=2.0,
-        absolute=True,
-    ),
+    ARRIVAL_IN_HORIZON,
     Knob("jobs.*.chunks", 1, 8, integer=True),
     Knob("jobs.*.minibatches", 1, 500, integer=True),
     Knob("jobs.*.epochs", 1, 200, integer=True),

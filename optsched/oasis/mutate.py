@@ -13,7 +13,7 @@ from __future__ import annotations
 from typing import Any
 
 from optsched.core.adversary import SearchSpace
-from optsched.core.mutate import Knob, jobs_by_arrival, knob_mutator
+from optsched.core.mutate import ARRIVAL_IN_HORIZON, Knob, jobs_by_arrival, knob_mutator
 
 from .instance import OasisInstance
 
@@ -23,14 +23,7 @@ def _largest_capacity(key: str):
 
 
 KNOBS = (
-    Knob(
-        "jobs.*.arrival",
-        1,
-        lambda d: d["n_slots"],
-        integer=True,
-        step=2.0,
-        absolute=True,
-    ),
+    ARRIVAL_IN_HORIZON,
     Knob("jobs.*.epochs", 1, 100, integer=True),
     Knob("jobs.*.chunks", 1, 100, integer=True),
     Knob("jobs.*.tau", 1e-4, 1.0),

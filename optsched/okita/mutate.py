@@ -15,19 +15,12 @@ from __future__ import annotations
 from typing import Any
 
 from optsched.core.adversary import SearchSpace
-from optsched.core.mutate import Knob, jobs_by_arrival, knob_mutator
+from optsched.core.mutate import ARRIVAL_IN_HORIZON, Knob, jobs_by_arrival, knob_mutator
 
 from .instance import OkitaInstance
 
 KNOBS = (
-    Knob(
-        "jobs.*.arrival",
-        1,
-        lambda d: d["n_slots"],
-        integer=True,
-        step=2.0,
-        absolute=True,
-    ),
+    ARRIVAL_IN_HORIZON,
     Knob("jobs.*.epochs", 1, 100, integer=True),
     Knob("jobs.*.data.*", 0, 100, integer=True, step=2.0, absolute=True),
     Knob("jobs.*.rho", 1.0, 5000.0),
