@@ -54,25 +54,38 @@ def test_worst_case_bench_quick(tmp_path, capsys):
 BUG = bench.DATA / "bugs" / "okita_oasis_plan_leaves_chunks.json"
 
 
-@pytest.mark.xfail(
-    strict=True, raises=RuntimeError, reason="okita's OASiS baseline: open bug"
-)
 def test_okita_oasis_baseline_on_the_instance_the_search_found():
-    """Found by the worst-case search (2026-11-25): okita's ``oasis`` baseline raises
-    "job 2's plan leaves 3 chunks" on this mutated demo-size instance.
-
-    Strict xfail: when the baseline is fixed this test passes, the xfail
-    fails, and the marker must go (the schedule is then checked here).
+    """Found by the worst-case search (2026-11-25): okita's ``oasis`` baseline raised
+    "job 2's plan leaves 3 chunks" on this mutated demo-size instance
+    (``rho / E`` = 143.1 / 29 is not an integer: reading 8's ``N`` left chunks
+    untrained).  Fixed by reading 8a; the schedule now passes the checker and
+    job 2's plan has enough per-site capacity for its 48 chunks.
     """
+    import math
+
     p = optsched.get_paper("okita")
     inst = p.instance_type.from_json(BUG.read_text())
-    p.check(inst, p.run("oasis", inst))
+    sched = p.run("oasis", inst)
+    p.check(inst, sched)
+    rho, E, chunks = inst.rho[2], int(inst.epochs[2]), int(inst.D[2].sum())
+    trained = sum(
+        math.floor(rho * c / E + 1e-9) for i, _, _, c in sched.workers if i == 2
+    )
+    assert trained >= chunks
 
 
-def test_the_search_records_the_crash_instead_of_stopping():
+def test_the_search_records_the_crash_instead_of_stopping(monkeypatch):
+    """An algorithm that raises on a candidate is a finding, not the end of the
+    search: kind ``alg_error``, the message in ``error``, the instance in
+    ``failures`` (a planted crash; the real one above is fixed)."""
     from optsched.core.adversary import worst_case
 
     p = optsched.get_paper("okita")
+
+    def crashes(inst, **_):
+        raise RuntimeError("planted: job 2's plan leaves 3 chunks")
+
+    monkeypatch.setitem(p.algorithms, "oasis", crashes)
     inst = p.instance_type.from_json(BUG.read_text())
     res = worst_case("okita", "oasis", n_evals=1, start=inst, time_limit=30.0,
                      progress=False, **p.demo_size)  # fmt: skip

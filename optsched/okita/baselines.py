@@ -56,6 +56,16 @@ unit resource cost":
    slots' exchange and resource costs; the cheapest feasible ``l`` wins
    (ties: smallest ``l``).  If no ``l`` fits from slot ``t``, the job waits
    (reading 1) and plans again next slot.
+8a. **Whole chunks.**  A site's workers train ``floor(rho_i y^r / E_i)``
+   chunks per slot (Okita's reading 2), so when ``rho_i / E_i`` is not an
+   integer the ``N`` of reading 8 can leave chunks untrained; ``N`` is then
+   raised, one worker at a time, until the plan's placements train every
+   chunk (for a given ``l``; a larger ``N`` never fits better or costs
+   less), and ``l`` runs up to ``ceil(D_i / floor(rho_i N_min / E_i))``
+   when that is longer (``N_min`` workers of reading 4 on one site), so a
+   job that fits only its minimum count still gets a plan.  With an
+   integer ``rho_i / E_i`` (the generator's reading) the plans are
+   unchanged.  Found by the worst-case search (issue 14).
 9. **Prices.**  Resource ``k`` on site ``r`` in slot ``t`` costs
    ``L (U/L)^(u_r^k(t) / C_r^k)`` per unit (OASiS's price function (22),
    ``u`` the planned use), with ``U`` = the largest latency cost of any job
@@ -378,6 +388,12 @@ def _slot_choice(run, i, t, N, L, U):
     return float(cost[p]), y, p
 
 
+def _trainable(inst: OkitaInstance, i: int, slots) -> int:
+    """Chunks a plan's workers can train: ``sum_t sum_r floor(rho_i y^r(t) / E_i)``."""
+    rho, E = inst.rho[i], inst.epochs[i]
+    return int(sum(np.floor(rho * y / E + EPS).sum() for _, y, _ in slots))
+
+
 def oasis(inst: OkitaInstance, *, seed: int = 0, max_slots: int | None = None):
     """OASiS re-stated for (2) (readings 1-3, 8-10): one committed plan per job.
 
@@ -395,20 +411,31 @@ def oasis(inst: OkitaInstance, *, seed: int = 0, max_slots: int | None = None):
         for i in waiting:
             work = inst.epochs[i] * inst.D[i].sum() / inst.rho[i]
             best = None
-            for l in range(1, math.ceil(work - EPS) + 1):
-                N = max(_min_workers(inst, i), math.ceil(work / l - EPS))
-                cost = float(inst.jobs[i].cost(t + l - 1 - inst.arrival[i]))
-                if best is not None and cost >= best[0]:
+            chunks = int(inst.D[i].sum())
+            n_min = _min_workers(inst, i)
+            one = max(1, math.floor(inst.rho[i] * n_min / inst.epochs[i] + EPS))
+            longest = max(math.ceil(work - EPS), math.ceil(chunks / one))  # 8a
+            for l in range(1, longest + 1):
+                f = float(inst.jobs[i].cost(t + l - 1 - inst.arrival[i]))
+                if best is not None and f >= best[0]:
                     break  # f is non-decreasing and the other terms are >= 0
-                slots = []
-                for k in range(l):
-                    got = _slot_choice(run, i, t + k, N, L, U)
-                    if got is None or (best is not None and cost + got[0] >= best[0]):
+                N = max(n_min, math.ceil(work / l - EPS))
+                while True:  # reading 8a: raise N until the plan trains every chunk
+                    cost, slots = f, []
+                    for k in range(l):
+                        got = _slot_choice(run, i, t + k, N, L, U)
+                        if got is None or (
+                            best is not None and cost + got[0] >= best[0]
+                        ):
+                            break
+                        cost += got[0]
+                        slots.append((t + k, got[1], got[2]))
+                    if len(slots) < l:
+                        break  # N + 1 neither fits nor costs less
+                    if _trainable(inst, i, slots) >= chunks:
+                        best = (cost, l, N, slots)
                         break
-                    cost += got[0]
-                    slots.append((t + k, got[1], got[2]))
-                if len(slots) == l and (best is None or cost < best[0]):
-                    best = (cost, l, N, slots)
+                    N += 1
             if best is None:
                 continue
             cost, l, N, slots = best
