@@ -18,9 +18,11 @@ For each paper, at its ``demo_size`` (optima proven in seconds):
    ``manifest.csv`` -- the regression cases that
    ``tests/test_worst_case_regression.py`` re-checks.
 
-Output: ``benchmarks/out/worst_case_bench.csv`` (one row per search:
+Output: ``benchmarks/out/worst_case_bench.csv`` (one row per saved search:
 worst certified ratio, its kind, the random mean and max, the paper's proven
-bound) and one trace CSV per search.  The issue asks for 2,000 evaluations
+bound, the settings and the commit that ran it); per search, saved as soon
+as it finishes, ``--data``/runs/``<stem>.row.json`` and
+``<stem>.trace.csv.gz``, so ``--resume`` goes on after a stop.  The issue asks for 2,000 evaluations
 per search: ``python -m benchmarks.worst_case_bench --evals 2000`` (hours on
 2 cores); ``--quick`` is the smoke test (2 random instances, 3 evaluations,
 ``anneal`` only, data written to the output folder, not to ``--data``).
@@ -31,6 +33,7 @@ from __future__ import annotations
 import argparse
 import json
 import math
+import subprocess
 from pathlib import Path
 from typing import Any
 
@@ -62,11 +65,17 @@ TIME_LIMIT = 30.0
 #: ``anneal`` starts from the worst of this many generated instances.
 STARTS = 8
 DATA = Path(__file__).parent / "data" / "worst"
+BATCH = 4
+GZ = {"method": "gzip", "mtime": 0}  # byte-identical archives for equal traces
+ROOT = Path(__file__).resolve().parent.parent
 COLUMNS = [
     "paper", "algorithm", "role", "method", "n_evals", "worst_ratio", "kind",
     "opt_status", "start_ratio", "random_mean", "random_max", "random_n",
-    "proven_bound", "size", "failures", "first_failure",
+    "proven_bound", "size", "seed", "time_limit", "batch", "starts", "failures",
+    "first_failure", "commit",
 ]  # fmt: skip
+SHOW = ["paper", "algorithm", "role", "method", "n_evals", "worst_ratio", "kind",
+        "start_ratio", "random_mean", "random_max", "failures"]  # fmt: skip
 
 
 def random_ratios(key: str, n: int, size: dict[str, Any]) -> pd.DataFrame:
@@ -84,68 +93,133 @@ def strongest(table: pd.DataFrame, key: str, k: int = 2) -> list[str]:
     return sorted(BASELINES[key], key=lambda b: (table.loc[b, "mean"], order[b]))[:k]
 
 
+def _commit() -> str:
+    """The checkout's commit (provenance of a search row), or ``""``."""
+    try:
+        out = subprocess.run(["git", "rev-parse", "--short", "HEAD"], cwd=ROOT,
+                             capture_output=True, text=True, check=True)  # fmt: skip
+    except (OSError, subprocess.CalledProcessError):
+        return ""
+    return out.stdout.strip()
+
+
+def _settings(key: str, alg: str, method: str, n_evals: int, size: dict) -> dict:
+    """What determines a search's result (a saved row is reused only on a match)."""
+    starts = min(STARTS, n_evals) if method == "anneal" else 1
+    return {"paper": key, "algorithm": alg, "method": method, "n_evals": n_evals,
+            "seed": 0, "time_limit": TIME_LIMIT, "batch": BATCH, "starts": starts,
+            "size": json.dumps(size, sort_keys=True)}  # fmt: skip
+
+
+def _saved(runs: Path, stem: str, settings: dict) -> dict | None:
+    f = runs / f"{stem}.row.json"
+    if not f.exists():
+        return None
+    row = json.loads(f.read_text())
+    return row if all(row.get(k) == v for k, v in settings.items()) else None
+
+
+def _random_table(runs: Path, key: str, n: int, size: dict, resume: bool):
+    f = runs / f"{key}.random.csv"
+    if resume and f.exists():
+        t = pd.read_csv(f, index_col="algorithm")
+        if (t["count"] == n).all() and set(t.index) == {*OWN[key], *BASELINES[key]}:
+            return t
+    t = random_ratios(key, n, size)
+    write_atomic(runs, {f.name: lambda g: t.to_csv(g, index_label="algorithm")})
+    return t
+
+
+def _search(key, alg, role, method, n_evals, size, table, data_dir, workers) -> dict:
+    """One search; writes its worst instance, failures, trace and row (last)."""
+    st = _settings(key, alg, method, n_evals, size)
+    res = worst_case(key, alg, n_evals=n_evals, seed=st["seed"], time_limit=TIME_LIMIT,
+                     method=method, batch=BATCH, starts=st["starts"], workers=workers,
+                     progress=False, **size)  # fmt: skip
+    stem = f"{key}_{alg}_{method}"
+    row = {
+        **st, "role": role, "worst_ratio": res.ratio, "kind": res.kind,
+        "opt_status": res.status,
+        "start_ratio": float(res.trace["certified"].iloc[0]),
+        "random_mean": float(table.loc[alg, "mean"]),
+        "random_max": float(table.loc[alg, "max"]),
+        "random_n": int(table.loc[alg, "count"]),
+        "proven_bound": res.proven_bound or "",
+        "failures": len(res.failures),
+        "first_failure": res.failures[0][0] if res.failures else "",
+        "commit": _commit(),
+    }  # fmt: skip
+    files = {f"{stem}.json": _text(res.instance.to_json(indent=1) + "\n")}
+    for n, (_err, bad) in enumerate(res.failures[:3]):
+        files[f"{stem}.failure{n}.json"] = _text(bad.to_json(indent=1) + "\n")
+    write_atomic(data_dir, files)
+    trace = res.trace
+    write_atomic(data_dir / "runs", {
+        f"{stem}.trace.csv.gz": lambda f: trace.to_csv(f, index=False, compression=GZ),
+    })  # fmt: skip
+    write_atomic(
+        data_dir / "runs", {f"{stem}.row.json": _text(json.dumps(row, indent=1))}
+    )
+    print(f"  {stem}: worst {res.ratio:.4g} ({res.kind}) vs random mean "
+          f"{table.loc[alg, 'mean']:.4g}", flush=True)  # fmt: skip
+    return row
+
+
+def _text(t: str):
+    return lambda f: Path(f).write_text(t)
+
+
 def run(
     out_dir: Path, data_dir: Path, n_evals: int, n_random: int, methods: tuple[str, ...],
-    papers: tuple[str, ...], workers: int | None,
+    papers: tuple[str, ...], workers: int | None, resume: bool = False,
 ) -> pd.DataFrame:  # fmt: skip
-    """Every search of the module docstring; returns the summary table."""
-    rows, manifest, files = [], [], {}
-    for key in papers:
-        p = optsched.get_paper(key)
-        size = dict(p.demo_size)
-        table = random_ratios(key, n_random, size)
-        targets = [(a, "own") for a in OWN[key]] + [
-            (b, "baseline") for b in strongest(table, key)
-        ]
-        for alg, role in targets:
-            for method in methods:
-                starts = min(STARTS, n_evals) if method == "anneal" else 1
-                res = worst_case(key, alg, n_evals=n_evals, seed=0, time_limit=TIME_LIMIT,
-                                 method=method, starts=starts, workers=workers,
-                                 progress=False, **size)  # fmt: skip
-                stem = f"{key}_{alg}_{method}"
-                rows.append({
-                    "paper": key, "algorithm": alg, "role": role, "method": method,
-                    "n_evals": res.n_evals, "worst_ratio": res.ratio, "kind": res.kind,
-                    "opt_status": res.status,
-                    "start_ratio": float(res.trace["certified"].iloc[0]),
-                    "random_mean": float(table.loc[alg, "mean"]),
-                    "random_max": float(table.loc[alg, "max"]),
-                    "random_n": int(table.loc[alg, "count"]),
-                    "proven_bound": res.proven_bound or "",
-                    "size": json.dumps(size, sort_keys=True),
-                    "failures": len(res.failures),
-                    "first_failure": res.failures[0][0] if res.failures else "",
-                })  # fmt: skip
-                for n, (_err, bad) in enumerate(res.failures[:3]):
-                    text = bad.to_json(indent=1) + "\n"
-                    files[f"{stem}.failure{n}.json"] = lambda f, t=text: Path(
-                        f
-                    ).write_text(t)
-                print(f"  {stem}: worst {res.ratio:.4g} ({res.kind}) vs random mean "
-                      f"{table.loc[alg, 'mean']:.4g}", flush=True)  # fmt: skip
-                text = res.instance.to_json(indent=1) + "\n"
-                files[f"{stem}.json"] = lambda f, t=text: Path(f).write_text(t)
-                trace = res.trace
-                files[f"{stem}.trace.csv"] = lambda f, t=trace: t.to_csv(f, index=False)
-                manifest.append({"file": f"{stem}.json", "paper": key, "algorithm": alg,
-                                 "method": method, "certified_ratio": res.ratio,
-                                 "kind": res.kind, "time_limit": TIME_LIMIT})  # fmt: skip
+    """Every search of the module docstring; returns the summary table.
+
+    Each finished search is saved at once (``<data>/runs/<stem>.row.json``
+    written last, with the trace as ``.trace.csv.gz``); with ``resume`` a
+    search whose saved row has the same settings (:func:`_settings`) is not
+    run again, so a long run can stop and go on (also in a later session).
+    The manifest and the summary are rebuilt from every saved row of
+    ``<data>/runs``.
+    """
+    runs = data_dir / "runs"
+    tables = {}
+    for role in ("own", "baseline"):  # every paper's own algorithm first
+        for key in papers:
+            size = dict(optsched.get_paper(key).demo_size)
+            if key not in tables:
+                tables[key] = _random_table(runs, key, n_random, size, resume)
+            table = tables[key]
+            algs = OWN[key] if role == "own" else strongest(table, key)
+            for alg in algs:
+                for method in methods:
+                    stem = f"{key}_{alg}_{method}"
+                    st = _settings(key, alg, method, n_evals, size)
+                    if resume and (row := _saved(runs, stem, st)) is not None:
+                        print(f"  {stem}: saved ({row['worst_ratio']:.4g})", flush=True)
+                        continue
+                    _search(key, alg, role, method, n_evals, size, table, data_dir,
+                            workers)  # fmt: skip
+    return summarise(out_dir, data_dir)
+
+
+def summarise(out_dir: Path, data_dir: Path) -> pd.DataFrame:
+    """The manifest (regression cases) and summary table from the saved rows."""
+    rows = [
+        json.loads(f.read_text())
+        for f in sorted((data_dir / "runs").glob("*.row.json"))
+    ]
     df = pd.DataFrame(rows, columns=COLUMNS)
-    man = pd.DataFrame(manifest)
-    traces = {k: v for k, v in files.items() if k.endswith(".trace.csv")}
-    insts = {k: v for k, v in files.items() if k.endswith(".json")}
-    write_atomic(out_dir, {"worst_case_bench.csv": lambda f: df.to_csv(f, index=False),
-                           **traces})  # fmt: skip
-    write_atomic(
-        data_dir, {**insts, "manifest.csv": lambda f: man.to_csv(f, index=False)}
-    )
+    man = pd.DataFrame(
+        {"file": [f"{r['paper']}_{r['algorithm']}_{r['method']}.json" for r in rows],
+         "paper": df["paper"], "algorithm": df["algorithm"], "method": df["method"],
+         "certified_ratio": df["worst_ratio"], "kind": df["kind"],
+         "time_limit": df["time_limit"], "n_evals": df["n_evals"]}
+    )  # fmt: skip
+    write_atomic(out_dir, {"worst_case_bench.csv": lambda f: df.to_csv(f, index=False)})
+    write_atomic(data_dir, {"manifest.csv": lambda f: man.to_csv(f, index=False)})
     with pd.option_context("display.width", 200, "display.max_columns", 20):
-        print(
-            df.drop(columns=["size", "proven_bound", "first_failure"]).to_string(
-                index=False
-            )
-        )
+        print(df[SHOW].to_string(index=False))
     return df
 
 
@@ -158,13 +232,17 @@ def main(argv: list[str] | None = None) -> pd.DataFrame:
     ap.add_argument("--workers", type=int, default=None)
     ap.add_argument("--out", type=Path, default=Path("benchmarks/out"))
     ap.add_argument("--data", type=Path, default=DATA)
+    ap.add_argument("--resume", action="store_true",
+                    help="skip searches already saved with the same settings")  # fmt: skip
     a = ap.parse_args(argv)
     papers = tuple(x for x in a.papers.split(",") if x)
     if a.quick:
-        return run(a.out, a.out / "worst", 3, 2, ("anneal",), papers, a.workers)
+        return run(
+            a.out, a.out / "worst", 3, 2, ("anneal",), papers, a.workers, a.resume
+        )
     if a.evals < 1 or math.isnan(a.evals):
         ap.error(f"--evals must be >= 1, got {a.evals}")
-    return run(a.out, a.data, a.evals, a.random, METHODS, papers, a.workers)
+    return run(a.out, a.data, a.evals, a.random, METHODS, papers, a.workers, a.resume)
 
 
 if __name__ == "__main__":

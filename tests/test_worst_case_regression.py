@@ -92,3 +92,22 @@ def test_the_search_records_the_crash_instead_of_stopping(monkeypatch):
     assert res.trace["kind"].iloc[0] == "alg_error"
     assert "plan leaves 3 chunks" in res.trace["error"].iloc[0]
     assert len(res.failures) == 1 and res.failures[0][1].to_json() == inst.to_json()
+
+
+def test_worst_case_bench_resumes_saved_searches(tmp_path, capsys):
+    """``--resume`` reuses a saved search with the same settings, byte for byte,
+    and runs one whose settings differ (here: a changed evaluation count)."""
+    args = ["--quick", "--papers", "edgecloud", "--out", str(tmp_path)]
+    first = bench.main(args)
+    runs = tmp_path / "worst" / "runs"
+    before = {f.name: f.read_bytes() for f in runs.iterdir()}
+    capsys.readouterr()
+    again = bench.main([*args, "--resume"])
+    assert capsys.readouterr().out.count(": saved (") == len(first)
+    assert {f.name: f.read_bytes() for f in runs.iterdir()} == before
+    pd.testing.assert_frame_equal(first, again)
+    row = json.loads((runs / "edgecloud_a_online_anneal.row.json").read_text())
+    row["n_evals"] = 2
+    (runs / "edgecloud_a_online_anneal.row.json").write_text(json.dumps(row))
+    bench.main([*args, "--resume"])
+    assert capsys.readouterr().out.count(": saved (") == len(first) - 1
