@@ -40,7 +40,8 @@ from typing import Any
 import pandas as pd
 
 import optsched
-from optsched.core.adversary import certified_ratio, worst_case
+from optsched.core import experiment
+from optsched.core.adversary import certified_ratio, read_trace, task_rows, worst_case
 from optsched.core.experiment import write_atomic
 
 #: The papers' own online algorithms.
@@ -74,6 +75,7 @@ COLUMNS = [
     "proven_bound", "size", "seed", "time_limit", "batch", "starts", "failures",
     "first_failure", "commit",
 ]  # fmt: skip
+FIGURES_HOW = "python -m benchmarks.worst_case_bench --figures"
 SHOW = ["paper", "algorithm", "role", "method", "n_evals", "worst_ratio", "kind",
         "start_ratio", "random_mean", "random_max", "failures"]  # fmt: skip
 
@@ -223,6 +225,54 @@ def summarise(out_dir: Path, data_dir: Path) -> pd.DataFrame:
     return df
 
 
+def _same_search(row: dict, task: dict) -> bool:
+    """Does a saved search row have the parameters of a figure task?"""
+    keys = ("paper", "algorithm", "method", "n_evals", "seed", "time_limit", "batch")
+    same = all(row[k] == task[k] for k in keys)
+    same &= row["size"] == json.dumps(dict(task["size"]), sort_keys=True)
+    # ``starts`` only matters to anneal (evolve starts from its own draws)
+    return same and (task["method"] != "anneal" or row["starts"] == task["starts"])
+
+
+def figures(data_dir: Path, papers: tuple[str, ...], out: Path | None, record: bool):
+    """The ``worst_case_<key>`` figures from the saved searches (no search re-run).
+
+    Every task of the spec's full grid must have a saved search with its
+    parameters (:func:`_same_search`); its trace gives the task's rows
+    exactly as ``optsched figure run worst_case_<key>`` would compute them
+    (``adversary.trace_rows``; the search is deterministic for a seed, with
+    any number of workers -- tested).  ``record`` keeps the claims in
+    ``paper_figures/claims`` as ``optsched figure run --record`` does.
+    """
+    from optsched.cli import FIGURES_CLAIMS, FIGURES_OUT
+
+    runs = data_dir / "runs"
+    saved = [json.loads(f.read_text()) for f in sorted(runs.glob("*.row.json"))]
+    done = []
+    for key in papers:
+        spec = experiment.get_spec(f"{key}/worst_case_{key}")
+        results, missing = [], []
+        for task in spec.tasks():
+            hit = [r for r in saved if _same_search(r, task)]
+            stem = f"{task['paper']}_{task['algorithm']}_{task['method']}"
+            if not hit:
+                missing.append(f"{stem} ({task['n_evals']} evaluations)")
+                continue
+            trace = read_trace(runs / f"{stem}.trace.csv.gz")
+            results.append(task_rows(trace, key, task["algorithm"], task["seed"]))
+        if missing:
+            print(f"{spec.name}: no saved search for {', '.join(missing)}; skipped")
+            continue
+        res = experiment.run(spec, results=results, out=out or FIGURES_OUT / key,
+                             how=FIGURES_HOW, progress=False)  # fmt: skip
+        if record:
+            experiment.write_atomic(FIGURES_CLAIMS / key, {
+                f"{spec.name}.claims.csv": lambda f, r=res: r.claims.to_csv(f, index=False)
+            })  # fmt: skip
+        done.append(res)
+    return done
+
+
 def main(argv: list[str] | None = None) -> pd.DataFrame:
     ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     ap.add_argument("--quick", action="store_true")
@@ -232,10 +282,31 @@ def main(argv: list[str] | None = None) -> pd.DataFrame:
     ap.add_argument("--workers", type=int, default=None)
     ap.add_argument("--out", type=Path, default=Path("benchmarks/out"))
     ap.add_argument("--data", type=Path, default=DATA)
+    ap.add_argument(
+        "--out-figures",
+        type=Path,
+        default=None,
+        help="with --figures: folder (default paper_figures/out/<paper>)",
+    )
     ap.add_argument("--resume", action="store_true",
                     help="skip searches already saved with the same settings")  # fmt: skip
+    ap.add_argument(
+        "--figures",
+        action="store_true",
+        help="only write the worst_case_<key> figures from the saved searches",
+    )
+    ap.add_argument(
+        "--record",
+        action="store_true",
+        help="with --figures: keep the claims in paper_figures/claims",
+    )
     a = ap.parse_args(argv)
     papers = tuple(x for x in a.papers.split(",") if x)
+    if a.record and not a.figures:
+        ap.error("--record goes with --figures")
+    if a.figures:
+        figures(a.data, papers, a.out_figures, a.record)
+        return summarise(a.out, a.data)
     if a.quick:
         return run(
             a.out, a.out / "worst", 3, 2, ("anneal",), papers, a.workers, a.resume

@@ -111,3 +111,33 @@ def test_worst_case_bench_resumes_saved_searches(tmp_path, capsys):
     (runs / "edgecloud_a_online_anneal.row.json").write_text(json.dumps(row))
     bench.main([*args, "--resume"])
     assert capsys.readouterr().out.count(": saved (") == len(first) - 1
+
+
+def test_figures_from_saved_searches_equal_a_figure_run(tmp_path, monkeypatch):
+    """``--figures`` builds ``worst_case_<key>`` from the saved traces; its rows,
+    claims and plot input equal those of ``experiment.run`` on the same grid
+    (here the quick benchmark's: 3 evaluations, anneal from 3 starts)."""
+    import dataclasses
+
+    from optsched.core import experiment
+
+    bench.main(["--quick", "--papers", "edgecloud", "--out", str(tmp_path)])
+    spec = experiment.get_spec("edgecloud/worst_case_edgecloud")
+    small = dataclasses.replace(
+        spec, grid={**spec.grid, "algorithm": ["a_online"], "method": ["anneal"],
+                    "n_evals": 3, "starts": 3},
+    )  # fmt: skip
+    monkeypatch.setattr(experiment, "get_spec", lambda name: small)
+    (built,) = bench.figures(tmp_path / "worst", ("edgecloud",), tmp_path / "f", False)
+    direct = experiment.run(small, out=tmp_path / "g", progress=False, echo=False)
+    pd.testing.assert_frame_equal(built.rows, direct.rows)
+    cols = ["claim", "paper", "ours"]
+    pd.testing.assert_frame_equal(built.claims[cols], direct.claims[cols])
+    assert built.claims["command"].iloc[0] == bench.FIGURES_HOW
+    assert (tmp_path / "f" / "worst_case_edgecloud.png").exists()
+    # a grid without a saved search is skipped, not filled in
+    longer = dataclasses.replace(small, grid={**small.grid, "n_evals": 4})
+    monkeypatch.setattr(experiment, "get_spec", lambda name: longer)
+    assert (
+        bench.figures(tmp_path / "worst", ("edgecloud",), tmp_path / "h", False) == []
+    )

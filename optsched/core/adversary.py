@@ -58,6 +58,7 @@ import json
 import math
 from collections.abc import Callable, Mapping
 from dataclasses import dataclass, field
+from pathlib import Path
 from typing import Any
 
 import numpy as np
@@ -547,8 +548,28 @@ def trace_rows(task: dict[str, Any]) -> list[dict[str, Any]]:
         progress=False,
         **dict(task["size"]),
     )
-    base = {"paper": res.paper, "algorithm": res.algorithm, "seed": res.seed}
-    return [{**base, **r} for r in res.trace.to_dict("records")]
+    return task_rows(res.trace, res.paper, res.algorithm, res.seed)
+
+
+def task_rows(
+    trace: pd.DataFrame, paper: str, algorithm: str, seed: int
+) -> list[dict[str, Any]]:
+    """The rows :func:`trace_rows` makes of a search's trace."""
+    base = {"paper": paper, "algorithm": algorithm, "seed": seed}
+    return [{**base, **r} for r in trace.to_dict("records")]
+
+
+#: Text columns of a trace (read back as strings, empty for none).
+TRACE_TEXT = ("method", "mutation", "instance_sha", "kind", "opt_status", "error")
+
+
+def read_trace(path: str | Path) -> pd.DataFrame:
+    """A trace saved with ``trace.to_csv(path, index=False)`` (any compression
+    pandas infers from the name), with the dtypes :func:`worst_case` gives."""
+    df = pd.read_csv(path, dtype=dict.fromkeys(TRACE_TEXT, str))
+    for c in TRACE_TEXT:
+        df[c] = df[c].fillna("")
+    return df[TRACE_COLUMNS]
 
 
 def worst_found(df: pd.DataFrame, algorithm: str) -> str:

@@ -329,8 +329,11 @@ def command(spec: Experiment, quick: bool = False) -> str:
     return f"optsched figure run {spec.name}" + (" --quick" if quick else "")
 
 
-def evaluate_claims(spec: Experiment, df: pd.DataFrame, *, quick: bool) -> pd.DataFrame:
-    """The claims table of a run (columns :data:`CLAIM_COLUMNS`)."""
+def evaluate_claims(
+    spec: Experiment, df: pd.DataFrame, *, quick: bool, how: str | None = None
+) -> pd.DataFrame:
+    """The claims table of a run (columns :data:`CLAIM_COLUMNS`); ``how`` is
+    the command recorded (default :func:`command`)."""
     today = _dt.date.today().isoformat()
     rows = [
         {
@@ -341,7 +344,7 @@ def evaluate_claims(spec: Experiment, df: pd.DataFrame, *, quick: bool) -> pd.Da
             "paper": c.paper,
             "status": "",
             "mode": "quick" if quick else "full",
-            "command": command(spec, quick),
+            "command": how or command(spec, quick),
             "date": today,
             **c.evaluate(df),
         }
@@ -396,6 +399,8 @@ def run(
     scheduler: Any = None,
     progress: bool = True,
     echo: bool = True,
+    results: Sequence[Any] | None = None,
+    how: str | None = None,
 ) -> ExperimentResult:
     """Run one experiment and write its CSV, PNG and claims CSV.
 
@@ -414,22 +419,32 @@ def run(
         tqdm bar.
     echo
         Print the claims table (and the spec's summary).
+    results
+        The task results, one per task of the grid in order, when they were
+        computed elsewhere with the same parameters (e.g. the saved searches
+        of ``benchmarks/worst_case_bench.py``): the grid is not run again;
+        table, plot and claims are built from them as from a run.
+    how
+        The command that produced ``results`` (recorded in the claims).
     """
     out_dir = (
         Path(out) if out is not None else Path("paper_figures") / "out" / spec.paper
     )
     tasks = spec.tasks(quick)
-    results = sweep.map(
-        spec.task,
-        tasks,
-        workers=workers,
-        scheduler=scheduler,
-        progress=progress,
-        desc=spec.name,
-    )
+    if results is None:
+        results = sweep.map(
+            spec.task,
+            tasks,
+            workers=workers,
+            scheduler=scheduler,
+            progress=progress,
+            desc=spec.name,
+        )
+    elif len(results) != len(tasks):
+        raise ValueError(f"{spec.name}: {len(results)} results for {len(tasks)} tasks")
     df = table(spec, results)
     fig = spec.plot(df)
-    claims = evaluate_claims(spec, df, quick=quick)
+    claims = evaluate_claims(spec, df, quick=quick, how=how)
     paths = write_atomic(
         out_dir,
         {

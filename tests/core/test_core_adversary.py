@@ -165,6 +165,13 @@ def test_best_instance_reloaded_from_json_gives_the_same_ratio(small_search, tmp
     assert again["certified"] == pytest.approx(res.ratio, rel=1e-9)
 
 
+@pytest.mark.parametrize("name", ["trace.csv", "trace.csv.gz"])
+def test_saved_trace_reads_back_with_its_dtypes(small_search, tmp_path, name):
+    small_search.trace.to_csv(tmp_path / name, index=False)
+    back = adversary.read_trace(tmp_path / name)
+    pd.testing.assert_frame_equal(back, small_search.trace)
+
+
 def test_same_seed_same_trace_with_processes_and_dask(small_search):
     """Byte-identical trace CSV with 2 local processes and on a Dask LocalCluster."""
     ref = small_search.trace.to_csv(index=False)
