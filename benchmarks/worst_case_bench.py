@@ -280,6 +280,52 @@ def figures(data_dir: Path, papers: tuple[str, ...], out: Path | None, record: b
     return done
 
 
+TABLE_BEGIN = (
+    "<!-- worst-case table: begin (python -m benchmarks.worst_case_bench"
+    " --table FILE; do not edit) -->"
+)
+TABLE_END = "<!-- worst-case table: end -->"
+
+
+def _num(x: float) -> str:
+    return "inf" if x == math.inf else "-" if math.isnan(x) else f"{x:.4g}"
+
+
+def markdown(df: pd.DataFrame) -> str:
+    """The results table of docs/worst_case.md from the saved rows: one line per
+    (paper, algorithm), both methods side by side."""
+    lines = [
+        TABLE_BEGIN, "",
+        "| paper | algorithm | evaluations | random median / mean / max (n) "
+        "| worst found, anneal | worst found, evolve | crashes found "
+        "| paper's proven bound | commit |",
+        "|---|---|---|---|---|---|---|---|---|",
+    ]  # fmt: skip
+    order = {k: j for j, k in enumerate(OWN)}
+    df = df.assign(_p=df["paper"].map(order), _r=df["role"].ne("own"))
+    for (key, alg), d in df.sort_values(["_p", "_r"], kind="stable").groupby(
+        ["paper", "algorithm"], sort=False
+    ):
+        by = {r["method"]: r for r in d.to_dict("records")}
+        r0 = d.iloc[0]
+        cells = []
+        for m in METHODS:
+            r = by.get(m)
+            kind = "" if r is None or r["kind"] == "proven" else f" ({r['kind']})"
+            cells.append("-" if r is None else _num(float(r["worst_ratio"])) + kind)
+        evals = "/".join(sorted({str(int(v)) for v in d["n_evals"]}))
+        rnd = (f"{_num(float(r0['random_median']))} / {_num(float(r0['random_mean']))}"
+               f" / {_num(float(r0['random_max']))} ({int(r0['random_n'])})")  # fmt: skip
+        bound = r0["proven_bound"] if isinstance(r0["proven_bound"], str) else ""
+        commits = "/".join(sorted({c for c in d["commit"] if isinstance(c, str)}))
+        lines.append(
+            f"| `{key}` | `{alg}` ({r0['role']}) | {evals} | {rnd} | {cells[0]} "
+            f"| {cells[1]} | {int(d['failures'].sum())} | {bound or 'none proven'} "
+            f"| {commits} |"
+        )
+    return "\n".join([*lines, "", TABLE_END])
+
+
 def main(argv: list[str] | None = None) -> pd.DataFrame:
     ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     ap.add_argument("--quick", action="store_true")
@@ -302,6 +348,8 @@ def main(argv: list[str] | None = None) -> pd.DataFrame:
         action="store_true",
         help="only write the worst_case_<key> figures from the saved searches",
     )
+    ap.add_argument("--table", type=Path, default=None, metavar="FILE",
+                    help="only write the results table from the saved rows into FILE")  # fmt: skip
     ap.add_argument(
         "--record",
         action="store_true",
@@ -311,6 +359,10 @@ def main(argv: list[str] | None = None) -> pd.DataFrame:
     papers = tuple(x for x in a.papers.split(",") if x)
     if a.record and not a.figures:
         ap.error("--record goes with --figures")
+    if a.table is not None:
+        df = summarise(a.out, a.data)
+        experiment.replace_block(a.table, markdown(df), TABLE_BEGIN, TABLE_END)
+        return df
     if a.figures:
         figures(a.data, papers, a.out_figures, a.record)
         return summarise(a.out, a.data)

@@ -141,3 +141,28 @@ def test_figures_from_saved_searches_equal_a_figure_run(tmp_path, monkeypatch):
     assert (
         bench.figures(tmp_path / "worst", ("edgecloud",), tmp_path / "h", False) == []
     )
+
+
+def test_results_table_is_generated_from_the_saved_rows(tmp_path):
+    """``--table FILE`` replaces only the marked block of FILE, one line per
+    (paper, algorithm) of the saved rows, both methods' worst ratios in it."""
+    import shutil
+
+    shutil.copytree(bench.DATA / "runs", tmp_path / "worst" / "runs")
+    doc = tmp_path / "doc.md"
+    doc.write_text(f"# title\n\n{bench.TABLE_BEGIN}\nold\n{bench.TABLE_END}\n\ntail\n")
+    args = ["--table", str(doc), "--data", str(tmp_path / "worst"),
+            "--out", str(tmp_path / "out")]  # fmt: skip
+    df = bench.main(args)
+    text = doc.read_text()
+    assert text.startswith("# title\n\n") and text.endswith("\n\ntail\n")
+    assert "\nold\n" not in text
+    lines = [x for x in text.splitlines() if x.startswith("| `")]
+    assert len(lines) == len(df.groupby(["paper", "algorithm"]))
+    for r in df.to_dict("records"):
+        line = next(
+            x for x in lines if x.startswith(f"| `{r['paper']}` | `{r['algorithm']}`")
+        )
+        assert bench._num(float(r["worst_ratio"])) in line
+    bench.main(args)  # idempotent
+    assert doc.read_text() == text

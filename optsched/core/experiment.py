@@ -585,12 +585,19 @@ def report(claims_dir: Path | str, readme: Path | str | None = None) -> str:
     lines += ["", REPORT_END]
     block = "\n".join(lines)
     if readme is not None:
-        path = Path(readme)
-        text = path.read_text() if path.exists() else ""
-        if REPORT_BEGIN in text and REPORT_END in text:
-            head, rest = text.split(REPORT_BEGIN, 1)
-            text = head + block + rest.split(REPORT_END, 1)[1]
-        else:
-            text = text.rstrip("\n") + "\n\n" + block + "\n"
-        write_atomic(path.parent, {path.name: lambda p: Path(p).write_text(text)})
+        replace_block(readme, block, REPORT_BEGIN, REPORT_END)
     return block
+
+
+def replace_block(path: Path | str, block: str, begin: str, end: str) -> None:
+    """Put ``block`` (which starts with ``begin`` and ends with ``end``) in
+    place of the file's ``begin`` ... ``end`` block (appended when absent),
+    atomically: a generated part of a hand-written Markdown file."""
+    path = Path(path)
+    text = path.read_text() if path.exists() else ""
+    if begin in text and end in text:
+        head, rest = text.split(begin, 1)
+        text = head + block + rest.split(end, 1)[1]
+    else:
+        text = text.rstrip("\n") + "\n\n" + block + "\n"
+    write_atomic(path.parent, {path.name: lambda p: Path(p).write_text(text)})
