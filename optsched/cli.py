@@ -358,6 +358,8 @@ def cmd_worst_case(args: argparse.Namespace) -> int:
     print(
         f"paper's proven bound: {res.proven_bound or 'none proven for this algorithm'}"
     )
+    if (value := p.bound_value.get(args.algorithm)) is not None:
+        print(f"  on the worst instance found: {value(res.instance):.6g}")
     for path in paths.values():
         print(f"wrote {path}")
     return 0

@@ -7,6 +7,7 @@ from typing import Any
 from optsched.core.registry import OfflineResult, Paper
 
 from .baselines import spjf, spwf, wcs_duration, wcs_subtime, wcs_workload
+from .bounds import theorem1
 from .check import check
 from .instance import AsrptInstance, generate
 from .mutate import SEARCH_SPACE, mutate
@@ -62,4 +63,5 @@ PAPER = Paper(
         "(1 + tau + (1 + rho) G/(G - g_max)) eps_bar (Theorem 1; instance-dependent)",
     },
     search_space=SEARCH_SPACE,
+    bound_value={"asrpt": theorem1},
 )

@@ -108,6 +108,10 @@ class Paper:
     search_space
         Generator parameters for the ``evolve`` worst-case search
         (:class:`optsched.core.adversary.SearchSpace`), or None.
+    bound_value
+        Algorithm name -> ``f(inst) -> float``: an instance-dependent proven
+        bound evaluated on ``inst`` (to set beside a ratio found on it);
+        absent where the bound is a constant or not comparable.
     """
 
     key: str
@@ -125,6 +129,7 @@ class Paper:
     mutate: Callable[..., Any] | None = None
     proven_bound: Mapping[str, str] = field(default_factory=dict)
     search_space: Any = None
+    bound_value: Mapping[str, Callable[[Any], float]] = field(default_factory=dict)
 
     def run(self, name: str, inst: Any, **params: Any) -> Any:
         """Run algorithm ``name`` on ``inst`` and return its schedule."""

@@ -11,7 +11,7 @@ from optsched.core.registry import OfflineResult, Paper
 from .check import check
 from .instance import OasisInstance, generate
 from .mutate import SEARCH_SPACE, mutate
-from .online import oasis
+from .online import oasis, price_params
 
 
 def _lazy(module: str, name: str) -> Callable[..., Any]:
@@ -32,6 +32,12 @@ def solve_offline(
     from optsched.models.oasis import solve_offline as _solve
 
     return _solve(inst, time_limit=time_limit, **kw)
+
+
+def theorem4_bound(inst: OasisInstance) -> float:
+    """Theorem 4's ``2 alpha`` for the literal ``oasis`` on ``inst`` (its run's
+    ``meta["alpha"]``; assumes ``w << c``, see docs/oasis.md)."""
+    return price_params(inst).competitive_ratio
 
 
 PAPER = Paper(
@@ -68,4 +74,5 @@ PAPER = Paper(
         "oasis": "2 alpha, alpha = max_r ln(U^r / L^r) (Theorem 4; instance-dependent, "
         "assumes w_i^r << c_h^r)",
     },
+    bound_value={"oasis": theorem4_bound},
 )

@@ -223,6 +223,11 @@ def test_cli_worst_case_writes_files_and_prints_the_bound(tmp_path, capsys):
     )
     text = capsys.readouterr().out
     assert "paper's proven bound: 2 alpha" in text
+    worst = optsched.get_paper("oasis").instance_type.from_json(
+        (out / f"{stem}.json").read_text()
+    )
+    two_alpha = 2 * optsched.get_paper("oasis").run("oasis", worst).meta["alpha"]
+    assert f"on the worst instance found: {two_alpha:.6g}" in text
     summary = json.loads((out / f"{stem}.summary.json").read_text())
     trace = pd.read_csv(out / f"{stem}.trace.csv")
     assert summary["n_evals"] == len(trace) == 3
@@ -334,3 +339,22 @@ def test_anneal_with_several_starts_begins_at_the_worst_generated_instance():
     assert (tr["parent"].iloc[4:] == int(np.argmax(direct))).all()
     with pytest.raises(ValueError, match="starts"):
         adversary.worst_case("hetero", "has", n_evals=2, starts=0, **HETERO)
+
+
+@pytest.mark.parametrize("seed", range(3))
+def test_bound_values_on_generated_instances(seed):
+    """``Paper.bound_value``: OASiS's is its run's ``2 alpha``; A-SRPT's Theorem 1
+    value is at least the certified ratio (the theorem must hold where its
+    assumptions do: no job needs the whole cluster at the demo size)."""
+    p = optsched.get_paper("oasis")
+    inst = p.generate(seed, **p.demo_size)
+    assert p.bound_value["oasis"](inst) == pytest.approx(
+        2 * p.run("oasis", inst).meta["alpha"], rel=1e-12
+    )
+    q = optsched.get_paper("asrpt")
+    inst = q.generate(seed, **q.demo_size)
+    row = adversary.evaluate(q, "asrpt", inst, time_limit=30.0)
+    assert row["kind"] == "proven"
+    assert 1.0 <= row["certified"] <= q.bound_value["asrpt"](inst)
+    assert set(q.bound_value) <= set(q.proven_bound)
+    assert set(p.bound_value) <= set(p.proven_bound)
