@@ -148,7 +148,7 @@ def test_results_table_is_generated_from_the_saved_rows(tmp_path):
     (paper, algorithm) of the saved rows, both methods' worst ratios in it."""
     import shutil
 
-    shutil.copytree(bench.DATA / "runs", tmp_path / "worst" / "runs")
+    shutil.copytree(bench.DATA, tmp_path / "worst")
     doc = tmp_path / "doc.md"
     doc.write_text(f"# title\n\n{bench.TABLE_BEGIN}\nold\n{bench.TABLE_END}\n\ntail\n")
     args = ["--table", str(doc), "--data", str(tmp_path / "worst"),
