@@ -53,6 +53,7 @@ times, so the same seed writes the same CSV byte for byte.
 
 from __future__ import annotations
 
+import contextlib
 import hashlib
 import json
 import math
@@ -340,23 +341,30 @@ def worst_case(
         )
 
     failures: list[tuple[str, Any]] = []
+    pools = contextlib.ExitStack()
+    pool = (
+        None
+        if scheduler is not None
+        else pools.enter_context(sweep.local_pool(workers))
+    )  # one pool for the whole search (a pool per batch re-imports each time)
 
     def run(insts: list[Any]) -> list[dict[str, Any]]:
         tasks = [(p.key, algorithm, i.to_json(), time_limit) for i in insts]
         out = sweep.map(_evaluate_task, tasks, workers=workers, scheduler=scheduler,
-                        progress=False, desc="worst case")  # fmt: skip
+                        progress=False, desc="worst case", pool=pool)  # fmt: skip
         failures.extend(
             (r["error"], i) for i, r in zip(insts, out, strict=True) if r["error"]
         )
         return out
 
     bar = sweep._bar(n_evals, progress, f"{p.key} {algorithm} worst case")
-    if method == "evolve":
-        rows, best_inst, best_row = _evolve(p, run, n_evals, seed, batch, bar, size)
-    else:
-        rows, best_inst, best_row = _anneal(
-            p, run, n_evals, seed, batch, (t_start, t_end), start, bar, size, starts
-        )
+    with pools:
+        if method == "evolve":
+            rows, best_inst, best_row = _evolve(p, run, n_evals, seed, batch, bar, size)
+        else:
+            rows, best_inst, best_row = _anneal(
+                p, run, n_evals, seed, batch, (t_start, t_end), start, bar, size, starts
+            )
     bar.close()
     return WorstCaseResult(
         paper=p.key,

@@ -19,6 +19,25 @@ def test_serial_and_process_pool_agree_in_order():
     assert pooled == serial
 
 
+def worker_pid(_):
+    import os
+
+    return os.getpid()
+
+
+def test_local_pool_is_reused_across_calls_with_the_same_results():
+    tasks = list(range(9))
+    with sweep.local_pool(2) as pool:
+        a = sweep.map(square_plus, tasks, pool=pool, progress=False)
+        b = sweep.map(square_plus, tasks[::-1], pool=pool, progress=False)
+        pids = set(sweep.map(worker_pid, range(20), pool=pool, progress=False))
+        pids |= set(sweep.map(worker_pid, range(20), pool=pool, progress=False))
+    assert a == [x * x + 1 for x in tasks] and b == a[::-1]
+    assert 1 <= len(pids) <= 2  # the same (at most 2) processes served every call
+    with sweep.local_pool(1) as none:
+        assert none is None
+
+
 def test_dask_local_cluster_matches_local():
     """A Dask LocalCluster returns exactly the local results, ordered."""
     distributed = pytest.importorskip("dask.distributed")
