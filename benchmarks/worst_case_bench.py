@@ -377,13 +377,13 @@ def main(argv: list[str] | None = None) -> pd.DataFrame:
     papers = tuple(x for x in a.papers.split(",") if x)
     if a.record and not a.figures:
         ap.error("--record goes with --figures")
-    if a.table is not None:
-        df = summarise(a.out, a.data)
-        experiment.replace_block(a.table, markdown(df), TABLE_BEGIN, TABLE_END)
-        return df
     if a.figures:
         figures(a.data, papers, a.out_figures, a.record)
-        return summarise(a.out, a.data)
+    if a.table is not None or a.figures:
+        df = summarise(a.out, a.data)
+        if a.table is not None:
+            experiment.replace_block(a.table, markdown(df), TABLE_BEGIN, TABLE_END)
+        return df
     if a.quick:
         return run(
             a.out, a.out / "worst", 3, 2, ("anneal",), papers, a.workers, a.resume
