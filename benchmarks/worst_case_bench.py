@@ -161,6 +161,9 @@ def _search(key, alg, role, method, n_evals, size, table, data_dir, workers) -> 
     files = {f"{stem}.json": _text(res.instance.to_json(indent=1) + "\n")}
     for n, (_err, bad) in enumerate(res.failures[:3]):
         files[f"{stem}.failure{n}.json"] = _text(bad.to_json(indent=1) + "\n")
+    for old in data_dir.glob(f"{stem}.failure*.json"):  # an earlier run's
+        if old.name not in files:
+            old.unlink()
     write_atomic(data_dir, files)
     trace = res.trace
     write_atomic(data_dir / "runs", {

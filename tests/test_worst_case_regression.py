@@ -88,7 +88,7 @@ def test_the_search_records_the_crash_instead_of_stopping(monkeypatch):
     monkeypatch.setitem(p.algorithms, "oasis", crashes)
     inst = p.instance_type.from_json(BUG.read_text())
     res = worst_case("okita", "oasis", n_evals=1, start=inst, time_limit=30.0,
-                     progress=False, **p.demo_size)  # fmt: skip
+                     workers=1, progress=False, **p.demo_size)  # fmt: skip
     assert res.trace["kind"].iloc[0] == "alg_error"
     assert "plan leaves 3 chunks" in res.trace["error"].iloc[0]
     assert len(res.failures) == 1 and res.failures[0][1].to_json() == inst.to_json()

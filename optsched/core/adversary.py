@@ -57,6 +57,7 @@ import contextlib
 import hashlib
 import json
 import math
+import os
 from collections.abc import Callable, Mapping
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -342,11 +343,13 @@ def worst_case(
 
     failures: list[tuple[str, Any]] = []
     pools = contextlib.ExitStack()
+    # one pool for the whole search (a pool per batch re-imports each time),
+    # no larger than the largest batch (as sweep.map sizes its own pools)
+    most = max(1, min(n_evals, max(batch, starts)))
+    n_pool = min(workers or os.cpu_count() or 1, most)
     pool = (
-        None
-        if scheduler is not None
-        else pools.enter_context(sweep.local_pool(workers))
-    )  # one pool for the whole search (a pool per batch re-imports each time)
+        None if scheduler is not None else pools.enter_context(sweep.local_pool(n_pool))
+    )
 
     def run(insts: list[Any]) -> list[dict[str, Any]]:
         tasks = [(p.key, algorithm, i.to_json(), time_limit) for i in insts]
@@ -511,6 +514,26 @@ def dumps_summary(res: WorstCaseResult) -> str:
     return json.dumps(d, indent=1)
 
 
+def _draw_best(ax, x: np.ndarray, best: np.ndarray, label: str) -> None:
+    """The running best as a step line; from the first ``inf`` (a proven
+    ``OPT > 0`` against ``ALG = 0``) on, a marker at the top of the axes."""
+    inf = np.flatnonzero(np.isposinf(best))
+    line = ax.step(x, np.where(np.isfinite(best), best, np.nan), where="post",
+                   label=label)[0]  # fmt: skip
+    if inf.size:
+        x0 = int(x[inf[0]])
+        ax.plot([x0], [0.97], marker="v", color=line.get_color(), ls="none",
+                transform=ax.get_xaxis_transform(),
+                label=f"{label}: inf (ALG = 0) from evaluation {x0}")  # fmt: skip
+
+
+def _ratio_scale(ax, best: pd.Series) -> None:
+    """Log scale when the finite ratios span more than two decades."""
+    finite = best[np.isfinite(best.astype(float))].astype(float)
+    if len(finite) and finite.max() > 100 * max(finite.min(), 1e-300):
+        ax.set_yscale("log")
+
+
 def plot_trace(trace: pd.DataFrame, *, title: str = "", bound: float | None = None):
     """Best (and current) certified ratio vs evaluations, one line per ``method``.
 
@@ -522,12 +545,12 @@ def plot_trace(trace: pd.DataFrame, *, title: str = "", bound: float | None = No
     ax = fig.subplots()
     for method, d in trace.groupby("method", sort=False):
         x = d["eval"].to_numpy() + 1
-        best = d["best"].replace(np.inf, np.nan).to_numpy(dtype=float)
-        ax.step(x, best, where="post", label=f"{method}: best")
+        _draw_best(ax, x, d["best"].to_numpy(dtype=float), f"{method}: best")
         ax.plot(x, d["current"].replace(np.inf, np.nan).to_numpy(dtype=float), lw=0.6,
                 alpha=0.5, label=f"{method}: current")  # fmt: skip
     if bound is not None and math.isfinite(bound):
         ax.axhline(bound, color="k", ls="--", lw=0.8, label="paper's proven bound")
+    _ratio_scale(ax, trace["best"])
     ax.set_xlabel("evaluations")
     ax.set_ylabel("certified ratio (>= 1)")
     ax.set_title(title or "worst-case search")
@@ -599,9 +622,11 @@ def plot_traces(df: pd.DataFrame):
     fig = Figure(figsize=(4.2 * len(algs), 3.6), layout="constrained")
     axes = np.atleast_1d(fig.subplots(1, len(algs), squeeze=False)[0])
     for ax, alg in zip(axes, algs, strict=True):
-        for method, d in df[df["algorithm"] == alg].groupby("method", sort=False):
-            best = d["best"].astype(float).replace(np.inf, np.nan)
-            ax.step(d["eval"] + 1, best, where="post", label=method)
+        part = df[df["algorithm"] == alg]
+        for method, d in part.groupby("method", sort=False):
+            x = d["eval"].to_numpy() + 1
+            _draw_best(ax, x, d["best"].to_numpy(dtype=float), method)
+        _ratio_scale(ax, part["best"])
         ax.set_title(alg)
         ax.set_xlabel("evaluations")
         ax.legend(fontsize=8)

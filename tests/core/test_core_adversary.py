@@ -358,3 +358,20 @@ def test_bound_values_on_generated_instances(seed):
     assert 1.0 <= row["certified"] <= q.bound_value["asrpt"](inst)
     assert set(q.bound_value) <= set(q.proven_bound)
     assert set(p.bound_value) <= set(p.proven_bound)
+
+
+def test_plot_traces_marks_alg_zero_and_uses_log_for_wide_ranges():
+    rows = []
+    for method, best in (
+        ("anneal", [1.0, 5.0, 1e6, 1e6]),
+        ("evolve", [1.2, 3.0, math.inf, math.inf]),
+    ):
+        rows += [{"paper": "oasis", "algorithm": "oasis", "method": method, "eval": k,
+                  "best": b} for k, b in enumerate(best)]  # fmt: skip
+    fig = adversary.plot_traces(pd.DataFrame(rows))
+    (ax,) = fig.axes
+    assert ax.get_yscale() == "log"
+    labels = [t.get_text() for t in ax.get_legend().get_texts()]
+    assert "evolve: inf (ALG = 0) from evaluation 3" in labels
+    narrow = pd.DataFrame(rows).assign(best=lambda d: d["best"].clip(upper=2.0))
+    assert adversary.plot_traces(narrow).axes[0].get_yscale() == "linear"
