@@ -55,26 +55,14 @@ def map(  # noqa: A001 - the module is used as ``sweep.map``
     tasks = list(tasks)
     if scheduler is not None:
         return _dask_map(fn, tasks, scheduler, progress, desc)
-    if pool is not None:
-        with _bar(len(tasks), progress, desc) as bar:
-            out = []
-            for r in pool.map(fn, tasks):
-                out.append(r)
-                bar.update()
-        return out
     n = min(workers or os.cpu_count() or 1, max(1, len(tasks)))
     out: list[Any] = []
-    with _bar(len(tasks), progress, desc) as bar:
-        if n <= 1:
-            for t in tasks:
-                out.append(fn(t))
-                bar.update()
-            return out
-        ctx = mp.get_context("spawn")
-        with ProcessPoolExecutor(max_workers=n, mp_context=ctx) as pool:
-            for r in pool.map(fn, tasks):
-                out.append(r)
-                bar.update()
+    with contextlib.ExitStack() as stack, _bar(len(tasks), progress, desc) as bar:
+        if pool is None:  # this call's own pool (None: run here)
+            pool = stack.enter_context(local_pool(n))
+        for r in (fn(t) for t in tasks) if pool is None else pool.map(fn, tasks):
+            out.append(r)
+            bar.update()
     return out
 
 
