@@ -24,8 +24,9 @@ KNOBS = (
     Knob("jobs.*.predicted", 1.0, 1_000_000.0),
     Knob("jobs.*.stages.*.pf", 1e-3, 1000.0),
     Knob("jobs.*.stages.*.pb", 1e-3, 2000.0),
-    Knob("jobs.*.stages.*.d_in", 0.0, 100.0),
-    Knob("jobs.*.stages.*.d_out", 0.0, 100.0),
+    # activations: the profiled models reach 201 MB per stage boundary
+    Knob("jobs.*.stages.*.d_in", 0.0, 500.0),
+    Knob("jobs.*.stages.*.d_out", 0.0, 500.0),
     Knob("jobs.*.stages.*.h", 0.1, 10_000.0),
     Knob("cluster.b_inter", 0.01, lambda d: d["cluster"]["b_intra"]),
 )

@@ -428,6 +428,11 @@ def _arrivals(rng: np.random.Generator, n_jobs: int, last: int) -> np.ndarray:
     return np.sort(rng.choice(t, size=n_jobs, p=rate))
 
 
+#: Sec. V-A: "gamma_3 is the target completion time of job i set in [1, 15]"
+#: (slots after arrival; may exceed the horizon).
+GAMMA3_RANGE = (1.0, 15.0)
+
+
 def generate(
     seed: int = 0,
     n_jobs: int = 10,
@@ -535,7 +540,7 @@ def generate(
                 ps_demand=s,
                 gamma1=float(rng.uniform(*gamma1_range)),
                 gamma2=gamma2,
-                gamma3=float(rng.uniform(1.0, 15.0)),
+                gamma3=float(rng.uniform(*GAMMA3_RANGE)),
                 kind=kind,
             )
         )

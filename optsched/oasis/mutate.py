@@ -15,7 +15,7 @@ from typing import Any
 from optsched.core.adversary import SearchSpace
 from optsched.core.mutate import ARRIVAL_IN_HORIZON, Knob, jobs_by_arrival, knob_mutator
 
-from .instance import OasisInstance
+from .instance import GAMMA3_RANGE, OasisInstance
 
 
 def _largest_capacity(key: str):
@@ -31,7 +31,14 @@ KNOBS = (
     Knob("jobs.*.ps_demand.*", 0.0, _largest_capacity("ps_servers")),
     Knob("jobs.*.gamma1", 0.01, 1000.0),
     Knob("jobs.*.gamma2", 0.0, 10.0, step=0.5, absolute=True),
-    Knob("jobs.*.gamma3", 0.0, lambda d: d["n_slots"], step=1.0, absolute=True),
+    # gamma3 is a target duration after arrival, drawn up to 15 even when T < 15
+    Knob(
+        "jobs.*.gamma3",
+        0.0,
+        lambda d: max(d["n_slots"], GAMMA3_RANGE[1]),
+        step=1.0,
+        absolute=True,
+    ),
     Knob("worker_servers.*.*", 0.0, 2000.0),
     Knob("ps_servers.*.*", 0.0, 2000.0),
 )

@@ -2,7 +2,9 @@
 
 One mutation moves one field (:data:`KNOBS`): a job's arrival, epochs,
 one site's data amount, ``rho``, one entry of its worker or PS demand, its
-chunk or parameter size, or its latency-cost parameter ``tau``; one site's
+chunk or parameter size, or one latency-cost parameter (``tau``; ``b`` of
+the linear kind; ``tau1``, ``tau2`` of the piecewise kind; the exponent's
+rate stays the paper's 0.25); one site's
 capacity entry; or one inter-site bandwidth cost ``q^{rr'}`` (the model
 does not require ``q`` symmetric; its zero diagonal is kept by the
 validation, which rejects a diagonal draw).  Jobs are re-sorted by arrival
@@ -28,7 +30,10 @@ KNOBS = (
     Knob("jobs.*.ps_demand.*", 0.0, 1000.0),
     Knob("jobs.*.chunk_mb", 0.1, 1000.0),
     Knob("jobs.*.param_mb", 0.1, 5000.0),
-    Knob("jobs.*.cost.tau", 0.1, 1000.0),
+    Knob("jobs.*.cost.tau", 0.1, 1000.0),  # exp and linear
+    Knob("jobs.*.cost.b", 0.1, 2000.0),  # linear
+    Knob("jobs.*.cost.tau1", 0.1, 1000.0),  # piecewise (tau2 >= tau1: validation)
+    Knob("jobs.*.cost.tau2", 0.1, 5000.0),
     Knob("sites.*.capacity.*", 0.0, 2000.0),
     Knob("bandwidth_cost.*.*", 0.0, 1.0),
 )

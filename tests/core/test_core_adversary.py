@@ -84,6 +84,59 @@ def test_knob_paths_bounds_and_redraw():
         assert mut(Box({"b": 5}), rng).d["b"] <= 5  # rejected draws are redrawn
 
 
+@pytest.mark.parametrize("key", optsched.PAPERS)
+def test_knob_bounds_contain_every_generated_value(key):
+    """A mutation never clips a value the slice's own generator draws.
+
+    ``step_value`` clips the moved field to its knob's bounds, so a bound
+    inside the generator's range would pull every such field towards it
+    (asrpt's activation sizes reach 201 MB, oasis's ``gamma3`` 15 > T):
+    the search would then move away from the instances it starts from.
+    Checked on 10 generated instances at the demo size, plus every
+    latency-cost kind for okita.
+    """
+    import importlib
+
+    from optsched.core.mutate import _bound, get
+
+    p = optsched.get_paper(key)
+    knobs = importlib.import_module(f"optsched.{key}.mutate").KNOBS
+    extra = (
+        [{"cost": c} for c in ("exp", "linear", "piecewise")]
+        if key == "okita"
+        else [{}]
+    )
+    for seed in range(10):
+        for kw in extra:
+            data = p.generate(seed=seed, **p.demo_size, **kw).to_dict()
+            for knob in knobs:
+                lo, hi = _bound(knob.lo, data), _bound(knob.hi, data)
+                for keys in matches(data, knob.path):
+                    v = get(data, keys)
+                    assert lo <= v <= hi, (knob.path, keys, v, (lo, hi))
+
+
+def test_okita_mutations_reach_every_latency_cost_parameter():
+    """``tau`` (exp, linear), ``b`` (linear), ``tau1`` / ``tau2`` (piecewise)
+    are all mutable; the exponent's ``rate`` is the paper's constant 0.25."""
+    p = optsched.get_paper("okita")
+    seen = set()
+    for kind in ("exp", "linear", "piecewise"):
+        inst = p.generate(seed=1, **p.demo_size, cost=kind)
+        rng = np.random.default_rng(0)
+        for _ in range(300):
+            what = p.mutate(inst, rng).meta["mutation"]
+            if ".cost." in what:
+                seen.add((kind, what.split(".cost.")[1].split(":")[0]))
+    assert seen == {
+        ("exp", "tau"),
+        ("linear", "tau"),
+        ("linear", "b"),
+        ("piecewise", "tau1"),
+        ("piecewise", "tau2"),
+    }, seen
+
+
 # ---------------------------------------------------------- certified rule
 def test_certified_ratio_rules_and_acceptance():
     assert (
