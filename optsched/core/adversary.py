@@ -57,7 +57,6 @@ import contextlib
 import hashlib
 import json
 import math
-import os
 from collections.abc import Callable, Mapping
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -342,13 +341,12 @@ def worst_case(
         )
 
     failures: list[tuple[str, Any]] = []
-    pools = contextlib.ExitStack()
     # one pool for the whole search (a pool per batch re-imports each time),
-    # no larger than the largest batch (as sweep.map sizes its own pools)
-    most = max(1, min(n_evals, max(batch, starts)))
-    n_pool = min(workers or os.cpu_count() or 1, most)
-    pool = (
-        None if scheduler is not None else pools.enter_context(sweep.local_pool(n_pool))
+    # sized for the largest batch; a Dask scheduler brings its own workers
+    pool_ctx = (
+        contextlib.nullcontext()
+        if scheduler is not None
+        else sweep.local_pool(workers, min(n_evals, max(batch, starts)))
     )
 
     def run(insts: list[Any]) -> list[dict[str, Any]]:
@@ -361,7 +359,7 @@ def worst_case(
         return out
 
     bar = sweep._bar(n_evals, progress, f"{p.key} {algorithm} worst case")
-    with pools:
+    with pool_ctx as pool:
         if method == "evolve":
             rows, best_inst, best_row = _evolve(p, run, n_evals, seed, batch, bar, size)
         else:

@@ -55,11 +55,10 @@ def map(  # noqa: A001 - the module is used as ``sweep.map``
     tasks = list(tasks)
     if scheduler is not None:
         return _dask_map(fn, tasks, scheduler, progress, desc)
-    n = min(workers or os.cpu_count() or 1, max(1, len(tasks)))
     out: list[Any] = []
     with contextlib.ExitStack() as stack, _bar(len(tasks), progress, desc) as bar:
         if pool is None:  # this call's own pool (None: run here)
-            pool = stack.enter_context(local_pool(n))
+            pool = stack.enter_context(local_pool(workers, len(tasks)))
         for r in (fn(t) for t in tasks) if pool is None else pool.map(fn, tasks):
             out.append(r)
             bar.update()
@@ -67,16 +66,22 @@ def map(  # noqa: A001 - the module is used as ``sweep.map``
 
 
 @contextlib.contextmanager
-def local_pool(workers: int | None) -> Iterator[Executor | None]:
-    """One pool of ``workers`` spawned processes for many :func:`map` calls.
+def local_pool(
+    workers: int | None, tasks: int | None = None
+) -> Iterator[Executor | None]:
+    """One pool of spawned processes for many :func:`map` calls.
 
-    A search maps small batches (e.g. 4 evaluations) thousands of times; a
-    new pool per call re-imports the package in every process each time.
-    Yields ``None`` when ``workers`` is 1 (run in this process).  Results are
+    ``workers`` processes (``None``: one per CPU), no more than ``tasks``
+    (the largest number of tasks one call will map) when given.  A search
+    maps small batches (e.g. 4 evaluations) thousands of times; a new pool
+    per call re-imports the package in every process each time.  Yields
+    ``None`` when that is one process (run in this process).  Results are
     the same as with a pool per call (tasks are independent and returned in
     order).
     """
     n = workers or os.cpu_count() or 1
+    if tasks is not None:
+        n = min(n, max(1, tasks))
     if n <= 1:
         yield None
         return

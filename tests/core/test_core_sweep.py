@@ -36,6 +36,8 @@ def test_local_pool_is_reused_across_calls_with_the_same_results():
     assert 1 <= len(pids) <= 2  # the same (at most 2) processes served every call
     with sweep.local_pool(1) as none:
         assert none is None
+    with sweep.local_pool(4, tasks=1) as none:  # never more processes than tasks
+        assert none is None
 
 
 def test_dask_local_cluster_matches_local():
