@@ -12,6 +12,7 @@ from .check import check
 from .instance import AsrptInstance, generate
 from .mutate import SEARCH_SPACE, mutate
 from .online import asrpt, asrpt_eager, asrpt_perfect
+from .schedule import AsrptSchedule
 
 
 def solve_offline(
@@ -32,6 +33,7 @@ PAPER = Paper(
     seed_file="004_840fe1e89fefba79.txt",
     sense="min",
     instance_type=AsrptInstance,
+    schedule_type=AsrptSchedule,
     generate=generate,
     algorithms={
         "asrpt": asrpt,

@@ -79,6 +79,9 @@ class Paper:
         ``"max"`` or ``"min"``: sense of the paper's objective.
     instance_type
         The slice's instance class (has ``from_json`` / ``to_json``).
+    schedule_type
+        The slice's schedule class (has ``from_json`` / ``to_json``): what
+        ``run`` returns and ``check`` accepts.
     generate
         ``generate(seed=..., **size) -> instance``.
     algorithms
@@ -119,6 +122,7 @@ class Paper:
     seed_file: str
     sense: str
     instance_type: type
+    schedule_type: type
     generate: Callable[..., Any]
     algorithms: Mapping[str, Callable[..., Any]]
     check: Callable[[Any, Any], Any]

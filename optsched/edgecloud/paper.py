@@ -11,6 +11,7 @@ from .check import check
 from .instance import EdgeCloudInstance, generate
 from .mutate import SEARCH_SPACE, mutate
 from .online import a_online, a_online_e
+from .schedule import EdgeCloudSchedule
 
 
 def solve_offline(
@@ -31,6 +32,7 @@ PAPER = Paper(
     seed_file="000_a44943ade8091d87.txt",
     sense="min",
     instance_type=EdgeCloudInstance,
+    schedule_type=EdgeCloudSchedule,
     generate=generate,
     algorithms={
         "a_online": a_online,

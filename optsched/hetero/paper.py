@@ -88,6 +88,7 @@ PAPER = Paper(
     seed_file="002_e7a60f8759ea9c67.txt",
     sense="min",
     instance_type=HeteroInstance,
+    schedule_type=HeteroPlacement,
     generate=generate,
     algorithms={
         "has": has,

@@ -12,6 +12,7 @@ from .check import check
 from .instance import OasisInstance, generate
 from .mutate import SEARCH_SPACE, mutate
 from .online import oasis, price_params
+from .schedule import OasisSchedule
 
 
 def _lazy(module: str, name: str) -> Callable[..., Any]:
@@ -46,6 +47,7 @@ PAPER = Paper(
     seed_file="001_1db5ded823e0cb57.txt",
     sense="max",
     instance_type=OasisInstance,
+    schedule_type=OasisSchedule,
     generate=generate,
     algorithms={
         "oasis": oasis,

@@ -11,6 +11,7 @@ from .check import check
 from .instance import OkitaInstance, generate
 from .mutate import SEARCH_SPACE, mutate
 from .online import okita
+from .schedule import OkitaSchedule
 
 
 def solve_offline(
@@ -31,6 +32,7 @@ PAPER = Paper(
     seed_file="003_a25acb593c060630.txt",
     sense="min",
     instance_type=OkitaInstance,
+    schedule_type=OkitaSchedule,
     generate=generate,
     algorithms={"okita": okita, "fifo": fifo, "drf": drf, "oasis": oasis},
     check=check,
