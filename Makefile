@@ -15,6 +15,9 @@ $(STAMP): pyproject.toml setup.py
 
 demo: $(STAMP)
 	$(BIN)/optsched demo
+	@echo
+	@echo "optsched is installed in $(VENV): run 'source $(VENV)/bin/activate' to put"
+	@echo "'optsched' on your PATH (or call $(BIN)/optsched directly)."
 
 lint: $(STAMP)
 	$(BIN)/ruff check .

@@ -1,6 +1,6 @@
 """asrpt speed benchmarks (Heavy-Edge, exact placement MILP, 150,000-job simulation).
 
-Targets (issue 12; the paper's Table II reports Heavy-Edge 1.5-1.9 ms and
+Targets (the paper's Table II reports Heavy-Edge 1.5-1.9 ms and
 Gurobi 2.3-55 s per placement):
 
 1. ``heavy_edge``: one Heavy-Edge placement per Table I model and every

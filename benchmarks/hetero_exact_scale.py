@@ -1,4 +1,4 @@
-"""Largest hetero instance whose exact optimum is proven within 60 s (issue 13, part 3).
+"""Largest hetero instance whose exact optimum is proven within 60 s.
 
 For ``S = 4`` and ``S = 8`` jobs, ``K`` GPUs climbs a ladder
 (:data:`LADDER`); at each ``K`` the exact MILP of P1

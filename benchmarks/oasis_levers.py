@@ -1,4 +1,4 @@
-"""OASiS exact optimum at 5x the paper's size: which lever proves optimality fastest (issue 13).
+"""OASiS exact optimum at 5x the paper's size: which lever proves optimality fastest.
 
 Setting: 50 jobs, T = 30, 20 + 20 servers (``generate(seed, 50, 30, 20,
 20)``, seeds 0-4), one HiGHS thread (except ``two_threads``), 60 s per

@@ -1,4 +1,4 @@
-"""Worst certified ratios per paper (issue 14): the search against the random-instance mean.
+"""Worst certified ratios per paper: the search against the random-instance mean.
 
 For each paper, at its ``demo_size`` (optima proven in seconds):
 
@@ -80,11 +80,15 @@ SHOW = ["paper", "algorithm", "role", "method", "n_evals", "worst_ratio", "kind"
         "start_ratio", "random_mean", "random_max", "failures"]  # fmt: skip
 
 
-def random_ratios(key: str, n: int, size: dict[str, Any]) -> pd.DataFrame:
-    """Mean / max certified ratio per algorithm over ``n`` random instances."""
+def random_ratios(
+    key: str, n: int, size: dict[str, Any], workers: int | None = None
+) -> pd.DataFrame:
+    """Mean / max certified ratio per algorithm over ``n`` random instances
+    (``workers`` processes, ``None``: one per CPU, as the searches)."""
     algs = [*OWN[key], *BASELINES[key]]
     df = optsched.ratios(key, n_instances=n, seed=0, algorithms=algs,
-                         time_limit=TIME_LIMIT, progress=False, **size)  # fmt: skip
+                         time_limit=TIME_LIMIT, progress=False, workers=workers,
+                         **size)  # fmt: skip
     df["certified"] = [certified_ratio(r) for r in df.to_dict("records")]
     return df.groupby("algorithm")["certified"].agg(["median", "mean", "max", "count"])
 
@@ -126,14 +130,16 @@ def _saved(runs: Path, stem: str, settings: dict) -> dict | None:
     return row if all(row.get(k) == v for k, v in settings.items()) else None
 
 
-def _random_table(runs: Path, key: str, n: int, size: dict, resume: bool):
+def _random_table(
+    runs: Path, key: str, n: int, size: dict, resume: bool, workers: int | None
+):
     f = runs / f"{key}.random.csv"
     if resume and f.exists():
         t = pd.read_csv(f, index_col="algorithm")
         same = set(t.index) == {*OWN[key], *BASELINES[key]} and "median" in t
         if same and (t["count"] == n).all():
             return t
-    t = random_ratios(key, n, size)
+    t = random_ratios(key, n, size, workers)
     write_atomic(runs, {f.name: lambda g: t.to_csv(g, index_label="algorithm")})
     return t
 
@@ -200,7 +206,7 @@ def run(
         for key in papers:
             size = dict(optsched.get_paper(key).demo_size)
             if key not in tables:
-                tables[key] = _random_table(runs, key, n_random, size, resume)
+                tables[key] = _random_table(runs, key, n_random, size, resume, workers)
             table = tables[key]
             algs = OWN[key] if role == "own" else strongest(table, key)
             for alg in algs:
@@ -264,7 +270,9 @@ def figures(data_dir: Path, papers: tuple[str, ...], out: Path | None, record: b
     exactly as ``optsched figure run worst_case_<key>`` would compute them
     (``adversary.trace_rows``; the search is deterministic for a seed, with
     any number of workers -- tested).  ``record`` keeps the claims in
-    ``paper_figures/claims`` as ``optsched figure run --record`` does.
+    ``paper_figures/claims`` as ``optsched figure run --record`` does
+    (:func:`optsched.core.experiment.record_claims`: unchanged claims files,
+    date aside, are not rewritten).
     """
     from optsched.cli import FIGURES_CLAIMS, FIGURES_OUT
 
@@ -287,10 +295,8 @@ def figures(data_dir: Path, papers: tuple[str, ...], out: Path | None, record: b
             continue
         res = experiment.run(spec, results=results, out=out or FIGURES_OUT / key,
                              how=FIGURES_HOW, progress=False)  # fmt: skip
-        if record:
-            experiment.write_atomic(FIGURES_CLAIMS / key, {
-                f"{spec.name}.claims.csv": lambda f, r=res: r.claims.to_csv(f, index=False)
-            })  # fmt: skip
+        if record:  # a file whose only change would be the date is left as is
+            experiment.record_claims(res.claims, FIGURES_CLAIMS / key, spec.name)
         done.append(res)
     return done
 

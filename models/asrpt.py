@@ -68,7 +68,13 @@ import pyomo.environ as pyo
 
 from optsched.asrpt.timing import Cluster, Stage, check_placement, stage_times
 from optsched.core.errors import InvalidInstanceError
-from optsched.core.solver import solve
+from optsched.core.solver import (
+    Deadline,
+    DeadlineExceeded,
+    keep_better,
+    solve,
+    timed_out,
+)
 
 __all__ = [
     "build_placement",
@@ -204,15 +210,32 @@ def options(
 
 
 def build_schedule(
-    inst, upper: float, *, max_variables: int | None = None
+    inst,
+    upper: float,
+    *,
+    max_variables: int | None = None,
+    max_nonzeros: int | None = None,
+    deadline: Deadline | None = None,
 ) -> tuple[pyo.ConcreteModel | None, list]:
     """Time-indexed MILP of (8) (module docstring); ``upper`` a schedule's value.
 
     Returns the model and, per job, its options ``(u, x, alpha)``; the model
-    is None when it would have more than ``max_variables`` start variables.
+    is None when it would have more than ``max_variables`` start variables
+    or more than ``max_nonzeros`` terms in its capacity rows (3) (one per
+    start variable, slot it covers and server it uses: long jobs make many).
+
+    Raises
+    ------
+    DeadlineExceeded
+        When ``deadline`` runs out while building (checked per job, per start
+        variable and every 4,096 covered slots).
     """
+    dl = Deadline(None) if deadline is None else deadline
     c = inst.cluster
-    opts = [options(job.stages, c) for job in inst.jobs]
+    opts = []
+    for job in inst.jobs:
+        dl.check("enumerating placements")
+        opts.append(options(job.stages, c))
     dur = [[float(inst.slots(job.iterations, a)) for _, _, a in o]
            for job, o in zip(inst.jobs, opts, strict=True)]  # fmt: skip
     dmin = [min(d) for d in dur]
@@ -228,6 +251,14 @@ def build_schedule(
     )
     if max_variables is not None and count > max_variables:
         return None, opts
+    if max_nonzeros is not None:
+        nonzeros = sum(
+            (last[i] - j.arrival + 1) * math.ceil(d - 1e-12) * sum(1 for v in u if v)
+            for i, j in enumerate(inst.jobs)
+            for (u, _, _), d in zip(opts[i], dur[i], strict=True)
+        )
+        if nonzeros > max_nonzeros:
+            return None, opts
     keys = [
         (i, o, t)
         for i, j in enumerate(inst.jobs)
@@ -244,27 +275,38 @@ def build_schedule(
         list(by_job), rule=lambda _, i: sum(mod.y[k] for k in by_job[i]) == 1
     )
     active: dict[tuple[int, int], list] = {}
-    for i, o, t in keys:
+    for i, o, t in dl.iterate(keys, "building the capacity rows (3)", every=1):
         u = opts[i][o][0]
-        for tau in range(t, math.ceil(t + dur[i][o] - 1e-12)):
-            for m in range(c.n_servers):
-                if u[m]:
-                    active.setdefault((m, tau), []).append(((i, o, t), u[m]))
+        used = [m for m in range(c.n_servers) if u[m]]
+        taus = range(t, math.ceil(t + dur[i][o] - 1e-12))
+        for tau in dl.iterate(taus, "building the capacity rows (3)", every=4096):
+            for m in used:
+                active.setdefault((m, tau), []).append(((i, o, t), u[m]))
     rows = [mt for mt, terms in active.items() if sum(v for _, v in terms) > c.gpus]
     mod.cap = pyo.Constraint(
         rows,
-        rule=lambda _, m, tau: sum(v * mod.y[k] for k, v in active[m, tau]) <= c.gpus,
+        rule=dl.rule(
+            lambda _, m, tau: sum(v * mod.y[k] for k, v in active[m, tau]) <= c.gpus
+        ),
     )
+    dl.check("building the capacity rows (3)")
     mod.obj = pyo.Objective(
-        expr=sum((t + dur[i][o]) * mod.y[i, o, t] for i, o, t in keys)
+        expr=sum(
+            (t + dur[i][o]) * mod.y[i, o, t]
+            for i, o, t in dl.iterate(keys, "building the objective (8)")
+        )
     )
     return mod, opts
 
 
 #: Largest model :func:`solve_offline` builds: placements enumerated over all
-#: jobs, and start-option variables of the time-indexed MILP.
+#: jobs, start-option variables of the time-indexed MILP, and terms of its
+#: capacity rows (3) (a job of ``d`` slots puts ``d`` terms per server it
+#: uses into every one of its start variables; 10**7 iterations of the demo
+#: instance would need about 10**8).
 MAX_PLACEMENTS = 20_000
 MAX_VARIABLES = 200_000
+MAX_NONZEROS = 2_000_000
 
 
 def _n_placements(stages: Sequence[Stage], M: int) -> int:
@@ -286,33 +328,64 @@ def solve_offline(
     reported ``bound`` is the larger of HiGHS's bound and
     :func:`optsched.asrpt.bounds.lower_bound`.
 
+    ``time_limit`` covers everything from the call on: the online runs for
+    ``upper``, the placement enumeration, the model building and HiGHS (which
+    gets what is left).  When it runs out, or HiGHS stops without a better
+    incumbent, the result is ``status="time_limit"`` with ``upper`` as
+    incumbent (when computed) and the certified lower bound.
+
     Larger instances (more than :data:`MAX_PLACEMENTS` placements to
-    enumerate or :data:`MAX_VARIABLES` start variables) are not modelled:
-    the result is then ``status="time_limit"`` (not proven) with the
-    ``upper`` schedule as incumbent and the certified lower bound as
-    ``bound``, so the ratio harness reports the interval ``[ALG / upper,
-    ALG / lower_bound]``.
+    enumerate, :data:`MAX_VARIABLES` start variables or
+    :data:`MAX_NONZEROS` capacity-row terms) are not modelled: the result is
+    then ``status="time_limit"`` (not proven) with the ``upper`` schedule as
+    incumbent and the certified lower bound as ``bound``, so the ratio
+    harness reports the interval ``[ALG / upper, ALG / lower_bound]``.
+
+    An instance without jobs has the empty schedule, optimal with value 0.
     """
     from optsched.asrpt.bounds import lower_bound
     from optsched.asrpt.check import check
     from optsched.asrpt.schedule import AsrptSchedule
     from optsched.core.registry import OfflineResult
 
-    began = time.perf_counter()
-    if upper is None:
-        from optsched.core.registry import get_paper
+    deadline = Deadline(time_limit)
+    began = deadline.began
+    if inst.n_jobs == 0:
+        empty = AsrptSchedule((), (), (), {"algorithm": "milp"})
+        value = check(inst, empty).objective
+        return OfflineResult(value, value, "optimal", deadline.elapsed(), empty)
+    ub = math.nan
+    try:
+        if upper is None:
+            from optsched.core.registry import get_paper
 
-        p = get_paper("asrpt")
-        runs = [p.run(name, inst) for name in p.algorithms]
-        upper = min(runs, key=lambda s: check(inst, s).objective)
-    ub = check(inst, upper).objective
-    M = inst.cluster.n_servers
-    if sum(_n_placements(j.stages, M) for j in inst.jobs) > MAX_PLACEMENTS:
-        return _not_modelled(inst, upper, ub, began)
-    mod, opts = build_schedule(inst, ub, max_variables=MAX_VARIABLES)
-    if mod is None:
-        return _not_modelled(inst, upper, ub, began)
-    res = solve(mod, time_limit=time_limit, threads=threads, verbose=verbose)
+            p = get_paper("asrpt")
+            best = None
+            for name in p.algorithms:
+                deadline.check(f"running {name} for the upper bound")
+                sched = p.run(name, inst)
+                value = check(inst, sched).objective
+                if best is None or value < best[1]:
+                    best = (sched, value)
+            upper, ub = best
+        else:
+            ub = check(inst, upper).objective
+        M = inst.cluster.n_servers
+        if sum(_n_placements(j.stages, M) for j in inst.jobs) > MAX_PLACEMENTS:
+            return _not_modelled(inst, upper, ub, began)
+        mod, opts = build_schedule(
+            inst,
+            ub,
+            max_variables=MAX_VARIABLES,
+            max_nonzeros=MAX_NONZEROS,
+            deadline=deadline,
+        )
+        if mod is None:
+            return _not_modelled(inst, upper, ub, began)
+        deadline.check("building the model")
+    except DeadlineExceeded:
+        return timed_out(deadline, lower_bound(inst)["lower_bound"], upper, ub)
+    res = solve(mod, time_limit=deadline.remaining(), threads=threads, verbose=verbose)
 
     def extract() -> AsrptSchedule:
         n = inst.n_jobs
@@ -326,6 +399,7 @@ def solve_offline(
                              {"algorithm": "milp"})  # fmt: skip
 
     out = OfflineResult.from_solve(res, began, extract, lambda s: check(inst, s))
+    out = keep_better(out, "min", upper, ub)
     lb = lower_bound(inst)["lower_bound"]
     bound = max(out.bound, lb) if out.bound == out.bound else lb
     return OfflineResult(out.objective, bound, out.status, out.runtime, out.schedule)

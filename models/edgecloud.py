@@ -127,7 +127,13 @@ from pyomo.common.collections import ComponentMap
 
 from optsched.core.errors import InfeasibleScheduleError, InvalidInstanceError
 from optsched.core.registry import OfflineResult
-from optsched.core.solver import solve
+from optsched.core.solver import (
+    Deadline,
+    DeadlineExceeded,
+    keep_better,
+    solve,
+    timed_out,
+)
 from optsched.edgecloud.check import check
 from optsched.edgecloud.instance import EdgeCloudInstance
 from optsched.edgecloud.schedule import EdgeCloudSchedule, cloud_only
@@ -135,6 +141,7 @@ from optsched.edgecloud.schedule import EdgeCloudSchedule, cloud_only
 __all__ = [
     "build_model",
     "extract_schedule",
+    "jct_bound",
     "solve_offline",
     "start_values",
 ]
@@ -175,7 +182,11 @@ def _usable(inst: EdgeCloudInstance) -> tuple[list, np.ndarray]:
 
 
 def build_model(
-    inst: EdgeCloudInstance, *, relax: bool = False, storage: bool | None = None
+    inst: EdgeCloudInstance,
+    *,
+    relax: bool = False,
+    storage: bool | None = None,
+    deadline: Deadline | None = None,
 ) -> pyo.ConcreteModel:
     """Exact MILP of problem (2) (minimise total JCT), or its LP relaxation.
 
@@ -199,6 +210,9 @@ def build_model(
         the instance has storage (``inst.storage``), as the checker does;
         False on an instance with storage gives problem (2) without (7),
         a relaxation.
+    deadline
+        Budget of the caller (:class:`optsched.core.solver.Deadline`),
+        checked per job and chunk, and per constraint row.
 
     Returns
     -------
@@ -210,7 +224,10 @@ def build_model(
     InvalidInstanceError
         If some job cannot complete by ``T`` on any server (the instance is
         infeasible; :func:`solve_offline` reports status ``infeasible``).
+    optsched.core.solver.DeadlineExceeded
+        When ``deadline`` runs out during the building.
     """
+    dl = Deadline(None) if deadline is None else deadline
     T, c, J = inst.n_slots, inst.cloud, inst.n_jobs
     r = inst.arrival
     k0, k1 = inst.chunk_slots[:, 0], inst.chunk_slots[:, 1]
@@ -225,7 +242,7 @@ def build_model(
 
     x_idx, y_idx = [], []
     for j in range(J):
-        for d in range(int(inst.D[j])):
+        for d in dl.iterate(range(int(inst.D[j])), "building the variables", every=1):
             for s, workers, ready, _need in usable[j]:
                 for w in workers:
                     w = int(off[j] + d) if w is None else w
@@ -281,7 +298,7 @@ def build_model(
     y_chunk_t: dict[tuple[int, int, int], list] = defaultdict(list)
     y_job_t: dict[tuple[int, int], list] = defaultdict(list)
     y_worker_t: dict[tuple[int, int, int], list] = defaultdict(list)
-    for j, d, s, w, t in y_idx:
+    for j, d, s, w, t in dl.iterate(y_idx, "grouping the variables", every=4096):
         v = m.y[j, d, s, w, t]
         y_chunk[j, d].append(v)
         y_chunk_t[j, d, t].append(v)
@@ -301,19 +318,21 @@ def build_model(
 
     # objective (2)
     m.obj = pyo.Objective(
-        expr=pyo.quicksum(float(t - r[j]) * m.u[j, t] for j, t in u_idx),
+        expr=pyo.quicksum(
+            float(t - r[j]) * m.u[j, t] for j, t in dl.iterate(u_idx, "objective (2)")
+        ),
         sense=pyo.minimize,
     )
 
     # (2c) one worker per chunk, no migration
-    m.c2c_dispatch_once = pyo.Constraint(
+    m.c2c_dispatch_once = dl.constraint(
         chunks, rule=lambda _, j, d: pyo.quicksum(x_chunk[j, d]) == 1
     )
-    m.c2c_no_migration = pyo.Constraint(
+    m.c2c_no_migration = dl.constraint(
         m.Y, rule=lambda _, j, d, s, w, t: m.y[j, d, s, w, t] <= m.x[j, d, s, w]
     )
     # (2b) per chunk (as (4a)), slots needed at the declared zeta_j
-    m.c2b_chunk_work = pyo.Constraint(
+    m.c2b_chunk_work = dl.constraint(
         chunks,
         rule=lambda _, j, d: (
             pyo.quicksum(y_chunk[j, d]) >= int(k0[j]) - int(k0[j] - k1[j]) * m.zeta[j]
@@ -321,15 +340,15 @@ def build_model(
     )
     # (2d) as (4b): one chunk per edge worker and slot
     rows = [key for key, vs in y_worker_t.items() if len(vs) > 1]
-    m.c2d_worker_capacity = pyo.Constraint(
+    m.c2d_worker_capacity = dl.constraint(
         rows, rule=lambda _, s, w, t: pyo.quicksum(y_worker_t[s, w, t]) <= 1
     )
     # (2e) one PS in each training slot, at most one PS per job and slot
     rows = [key for key, vs in z_job_t.items() if len(vs) > 1]
-    m.c2e_one_ps = pyo.Constraint(
+    m.c2e_one_ps = dl.constraint(
         rows, rule=lambda _, j, t: pyo.quicksum(z_job_t[j, t]) <= 1
     )
-    m.c2e_ps_when_training = pyo.Constraint(
+    m.c2e_ps_when_training = dl.constraint(
         list(y_chunk_t),
         rule=lambda _, j, d, t: (
             pyo.quicksum(y_chunk_t[j, d, t]) <= pyo.quicksum(z_job_t.get((j, t), []))
@@ -337,15 +356,15 @@ def build_model(
     )
     # (2f) an edge PS serves one job per slot
     rows = [key for key, vs in z_ps_t.items() if len(vs) > 1]
-    m.c2f_ps_capacity = pyo.Constraint(
+    m.c2f_ps_capacity = dl.constraint(
         rows, rule=lambda _, s, p, t: pyo.quicksum(z_ps_t[s, p, t]) <= 1
     )
     # (2g)-(2h) zeta_j = 1 iff nothing of job j is on the edge
-    m.c2h_zeta_edge_worker = pyo.Constraint(
+    m.c2h_zeta_edge_worker = dl.constraint(
         list(x_chunk_edge),
         rule=lambda _, j, d: m.zeta[j] + pyo.quicksum(x_chunk_edge[j, d]) <= 1,
     )
-    m.c2h_zeta_edge_ps = pyo.Constraint(
+    m.c2h_zeta_edge_ps = dl.constraint(
         list(z_job_t_edge),
         rule=lambda _, j, t: m.zeta[j] + pyo.quicksum(z_job_t_edge[j, t]) <= 1,
     )
@@ -355,7 +374,7 @@ def build_model(
         edge += [v for (jj, _t), vs in z_job_t_edge.items() if jj == j for v in vs]
         return m.zeta[j] + pyo.quicksum(edge) >= 1
 
-    m.c2g_zeta_all_cloud = pyo.Constraint(
+    m.c2g_zeta_all_cloud = dl.constraint(
         [j for j in range(J) if cloud_usable[j]], rule=all_cloud
     )
 
@@ -365,11 +384,11 @@ def build_model(
         prev = m.y[j, d, c, w, t - 1] if (j, d, c, w, t - 1) in m.Y else 0
         return m.st[j, d, t] >= m.y[j, d, c, w, t] - prev
 
-    m.sec3_cloud_start = pyo.Constraint(m.ST, rule=cloud_start)
+    m.sec3_cloud_start = dl.constraint(m.ST, rule=cloud_start)
     st_chunk: dict[tuple[int, int], list] = defaultdict(list)
     for j, d, t in st_idx:
         st_chunk[j, d].append(m.st[j, d, t])
-    m.sec3_cloud_no_preemption = pyo.Constraint(
+    m.sec3_cloud_no_preemption = dl.constraint(
         list(st_chunk), rule=lambda _, j, d: pyo.quicksum(st_chunk[j, d]) <= 1
     )
 
@@ -377,24 +396,27 @@ def build_model(
     def later(j: int, t: int):
         return pyo.quicksum(m.u[j, s] for s in range(max(t, int(first[j])), T + 1))
 
-    m.c2j_completion_once = pyo.Constraint(
+    m.c2j_completion_once = dl.constraint(
         m.J,
         rule=lambda _, j: pyo.quicksum(m.u[j, t] for t in range(first[j], T + 1)) == 1,
     )
-    m.c2j_completion_upper = pyo.Constraint(
+    m.c2j_completion_upper = dl.constraint(
         [key for key in y_chunk_t if key[2] > first[key[0]]],
         rule=lambda _, j, d, t: pyo.quicksum(y_chunk_t[j, d, t]) <= later(j, t),
     )
-    m.c2j_completion_lower = pyo.Constraint(
+    m.c2j_completion_lower = dl.constraint(
         m.U, rule=lambda _, j, t: m.u[j, t] <= pyo.quicksum(y_job_t.get((j, t), []))
     )
 
     if use_storage:
-        _add_storage(m, inst, x_idx, later)
+        _add_storage(m, inst, x_idx, later, dl)
+    dl.check()
     return m
 
 
-def _add_storage(m: pyo.ConcreteModel, inst: EdgeCloudInstance, x_idx, later) -> None:
+def _add_storage(
+    m: pyo.ConcreteModel, inst: EdgeCloudInstance, x_idx, later, dl: Deadline
+) -> None:
     """(7b)-(7d): chunks on edge server ``s`` occupy ``u_j`` there in ``[r_j, c_j]``."""
     T, c = inst.n_slots, inst.cloud
     x_js: dict[tuple[int, int], list] = defaultdict(list)
@@ -410,12 +432,12 @@ def _add_storage(m: pyo.ConcreteModel, inst: EdgeCloudInstance, x_idx, later) ->
         D = int(inst.D[j])
         return m.occ[j, s, t] >= pyo.quicksum(x_js[j, s]) - D * (1 - later(j, t))
 
-    m.c7c_occupancy = pyo.Constraint(m.OCC, rule=occupancy)
+    m.c7c_occupancy = dl.constraint(m.OCC, rule=occupancy)
     users: dict[tuple[int, int], list] = defaultdict(list)
     for j, s, t in occ_idx:
         users[s, t].append(j)
     rows = {}
-    for (s, t), js in users.items():
+    for (s, t), js in dl.iterate(users.items(), "building (7b)"):
         cap = float(inst.servers[s].storage_mb)
         most = sum(inst.jobs[j].chunk_mb * len(x_js[j, s]) for j in js)
         if most <= cap:
@@ -425,7 +447,7 @@ def _add_storage(m: pyo.ConcreteModel, inst: EdgeCloudInstance, x_idx, later) ->
             pyo.quicksum(float(inst.jobs[j].chunk_mb) * m.occ[j, s, t] for j in js)
             <= cap
         )
-    m.c7b_storage = pyo.Constraint(list(rows), rule=lambda _, s, t: rows[s, t])
+    m.c7b_storage = dl.constraint(list(rows), rule=lambda _, s, t: rows[s, t])
 
 
 def extract_schedule(
@@ -525,6 +547,16 @@ def _best_witness(inst: EdgeCloudInstance) -> EdgeCloudSchedule | None:
     return best
 
 
+def jct_bound(inst: EdgeCloudInstance) -> float:
+    """A valid lower bound on (2) without a solve: ``sum_j (first_j - r_j)``.
+
+    ``first_j`` is the earliest completion slot over the usable servers
+    (:func:`_usable`); every schedule completes job ``j`` no earlier.
+    """
+    _, first = _usable(inst)
+    return float(sum(int(first[j]) - int(inst.arrival[j]) for j in range(inst.n_jobs)))
+
+
 def solve_offline(
     inst: EdgeCloudInstance,
     *,
@@ -540,7 +572,9 @@ def solve_offline(
     inst
         The instance.
     time_limit
-        HiGHS wall-clock limit in seconds (None = none; HiGHS may overshoot).
+        Wall-clock limit in seconds for the whole call (None = none): model
+        building, the MIP start and HiGHS, which gets what is left (HiGHS,
+        and Pyomo handing it a large model, may overshoot).
     threads
         HiGHS threads (None = HiGHS default).
     verbose
@@ -562,31 +596,49 @@ def solve_offline(
         there is none), ``bound`` HiGHS's lower bound, ``status`` from
         :func:`optsched.core.solver.solve` (``optimal`` only when HiGHS proved
         a zero gap; ``infeasible`` also when some job cannot finish by ``T``
-        on any server), ``runtime`` the wall time of build + solve.
+        on any server), ``runtime`` the wall time of build + solve.  When
+        ``time_limit`` runs out before HiGHS starts: status ``time_limit``,
+        the start schedule (when computed) as incumbent and :func:`jct_bound`
+        as bound; when HiGHS stops at the limit without an incumbent as good
+        as the start, the start is the incumbent.  An instance without jobs
+        is optimal with the empty schedule and value 0.
 
     Raises
     ------
     optsched.InfeasibleScheduleError
         If the incumbent fails the checker (a model bug, never expected).
     """
-    began = time.perf_counter()
+    deadline = Deadline(time_limit)
+    began = deadline.began
     if inst.n_jobs == 0:
         sched = EdgeCloudSchedule.build(inst, [], [], algorithm="milp")
         return OfflineResult(0.0, 0.0, "optimal", time.perf_counter() - began, sched)
+    witness, witness_obj = None, math.nan
     try:
-        model = build_model(inst)
-    except InvalidInstanceError:
-        return OfflineResult(
-            math.nan, math.nan, "infeasible", time.perf_counter() - began, None
-        )
-    start = None
-    if mip_start:
-        witness = _best_witness(inst)
-        if witness is not None:
-            start = start_values(model, inst, witness)
+        try:
+            model = build_model(inst, deadline=deadline)
+        except InvalidInstanceError:
+            return OfflineResult(
+                math.nan, math.nan, "infeasible", time.perf_counter() - began, None
+            )
+        start = None
+        if mip_start:
+            deadline.check("computing the MIP start")
+            witness = _best_witness(inst)
+            if witness is not None:
+                witness_obj = check(inst, witness).objective
+                start = start_values(model, inst, witness)
+        deadline.check("computing the MIP start")
+    except DeadlineExceeded:
+        return timed_out(deadline, jct_bound(inst), witness, witness_obj)
     res = solve(
-        model, time_limit=time_limit, threads=threads, verbose=verbose, start=start
+        model,
+        time_limit=deadline.remaining(),
+        threads=threads,
+        verbose=verbose,
+        start=start,
     )
-    return OfflineResult.from_solve(
+    out = OfflineResult.from_solve(
         res, began, lambda: extract_schedule(model, inst), lambda s: check(inst, s)
     )
+    return keep_better(out, "min", witness, witness_obj)

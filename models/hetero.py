@@ -846,9 +846,19 @@ def solve_exact(
         when the gap stayed open although every incumbent tangent was
         present (numerical tolerances); ``schedule``: the incumbent
         placement, whose ``meta`` holds ``rounds``, ``gap`` and the per-round
-        ``history`` (seconds).
+        ``history`` (seconds).  An instance without jobs has the empty
+        placement, optimal with objective 0 (no HiGHS call).
     """
     began = time.perf_counter()
+    if inst.n_jobs == 0:
+        K = inst.n_workers
+        empty = HeteroPlacement(
+            np.zeros((0, K), dtype=np.int64), np.zeros((0, K)), "offline_milp"
+        )
+        value = check(inst, empty).objective
+        return OfflineResult(
+            value, value, "optimal", time.perf_counter() - began, empty
+        )
     data = _p1_data(inst)
     trivial = data.trivial_bound
     scale = P1_OBJECTIVE_SCALE / trivial

@@ -101,7 +101,14 @@ from pyomo.common.collections import ComponentMap
 
 from optsched.core.errors import SolverError
 from optsched.core.registry import OfflineResult
-from optsched.core.solver import PersistentLP, solve
+from optsched.core.solver import (
+    Deadline,
+    DeadlineExceeded,
+    PersistentLP,
+    keep_better,
+    solve,
+    timed_out,
+)
 from optsched.oasis.check import check
 from optsched.oasis.instance import OasisInstance, ceil_eps
 from optsched.oasis.online import place, slot_cost_curve
@@ -121,6 +128,7 @@ __all__ = [
     "solve_offline",
     "start_values",
     "best_online_start",
+    "utility_bound",
 ]
 
 
@@ -169,7 +177,11 @@ def _max_workers(inst: OasisInstance, i: int) -> int:
 # Exact MILP of (1)-(13)
 # --------------------------------------------------------------------------
 def build_model(
-    inst: OasisInstance, *, relax: bool = False, dominance: bool = True
+    inst: OasisInstance,
+    *,
+    relax: bool = False,
+    dominance: bool = True,
+    deadline: Deadline | None = None,
 ) -> pyo.ConcreteModel:
     """Exact MILP of problem (1)-(13) (or its LP relaxation).
 
@@ -192,12 +204,21 @@ def build_model(
     dominance
         Add the optimality-preserving restrictions of the module docstring
         (same optimum, smaller search space).
+    deadline
+        Budget of the caller (:class:`optsched.core.solver.Deadline`),
+        checked per job, per capacity row and per constraint row.
 
     Returns
     -------
     pyomo.environ.ConcreteModel
         Maximisation model; job data are kept in ``model._oasis`` (a dict).
+
+    Raises
+    ------
+    optsched.core.solver.DeadlineExceeded
+        When ``deadline`` runs out during the building.
     """
+    dl = Deadline(None) if deadline is None else deadline
     I, H, K, R, T = (
         inst.n_jobs,
         inst.n_worker_servers,
@@ -207,7 +228,9 @@ def build_model(
     )
     a = inst.arrival
     W = ceil_eps(inst.work)
-    nmax = np.array([_max_workers(inst, i) for i in range(I)], dtype=np.int64)
+    nmax = np.array(
+        [_max_workers(inst, i) for i in dl.iterate(range(I), every=1)], dtype=np.int64
+    )
     fit_w = np.array([_fit(inst.c_worker, inst.w[i]) for i in range(I)]).reshape(I, H)
     fit_p = np.array([_fit(inst.c_ps, inst.s[i]) for i in range(I)]).reshape(I, K)
     # earliest completion slot (T + 1 when the job cannot finish in the horizon)
@@ -281,14 +304,14 @@ def build_model(
     def nps(i: int, t: int):
         return pyo.quicksum(zs.get((i, t), []))
 
-    m.n_def = pyo.Constraint(
+    m.n_def = dl.constraint(
         m.JT, rule=lambda _, i, t: m.n[i, t] == pyo.quicksum(ys.get((i, t), []))
     )
 
     # (1) with the completion indicators
     m.obj = pyo.Objective(
         expr=pyo.quicksum(
-            float(inst.utility(i, t - a[i])) * m.u[i, t] for i, t in u_idx
+            float(inst.utility(i, t - a[i])) * m.u[i, t] for i, t in dl.iterate(u_idx)
         ),
         sense=pyo.maximize,
     )
@@ -297,11 +320,11 @@ def build_model(
     def total(i: int):
         return pyo.quicksum(m.n[i, t] for t in range(a[i], T + 1))
 
-    m.c2_workload = pyo.Constraint(
+    m.c2_workload = dl.constraint(
         live, rule=lambda _, i: total(i) >= int(W[i]) * m.x[i]
     )
     # (3) concurrent workers, N_i replaced by the tighter N_max_i <= N_i
-    m.c3_max_workers = pyo.Constraint(
+    m.c3_max_workers = dl.constraint(
         m.JT, rule=lambda _, i, t: m.n[i, t] <= int(nmax[i]) * m.x[i]
     )
 
@@ -311,7 +334,7 @@ def build_model(
         for i, s, t in idx:
             users.setdefault((s, t), []).append(i)
         rows = {}
-        for (s, t), js in users.items():
+        for (s, t), js in dl.iterate(users.items()):
             for r in range(R):
                 terms = [(float(dem[i, r]), var[i, s, t]) for i in js if dem[i, r] > 0]
                 if not terms:
@@ -326,23 +349,23 @@ def build_model(
 
     rows4 = cap_rows(y_idx, m.y, fit_w, inst.w, inst.c_worker, H)
     rows5 = cap_rows(z_idx, m.z, fit_p, inst.s, inst.c_ps, K)
-    m.c4_worker_capacity = pyo.Constraint(
+    m.c4_worker_capacity = dl.constraint(
         list(rows4), rule=lambda _, h, r, t: rows4[h, r, t]
     )
-    m.c5_ps_capacity = pyo.Constraint(
+    m.c5_ps_capacity = dl.constraint(
         list(rows5), rule=lambda _, k, r, t: rows5[k, r, t]
     )
     # (6) PS bandwidth covers worker bandwidth, (7) #PS <= #workers
-    m.c6_ps_bandwidth = pyo.Constraint(
+    m.c6_ps_bandwidth = dl.constraint(
         m.JT,
         rule=lambda _, i, t: (
             float(inst.b[i]) * m.n[i, t] <= float(inst.B[i]) * nps(i, t)
         ),
     )
-    m.c7_ps_count = pyo.Constraint(m.JT, rule=lambda _, i, t: nps(i, t) <= m.n[i, t])
+    m.c7_ps_count = dl.constraint(m.JT, rule=lambda _, i, t: nps(i, t) <= m.n[i, t])
 
     # (8) completion slot
-    m.c8_completion_once = pyo.Constraint(
+    m.c8_completion_once = dl.constraint(
         live,
         rule=lambda _, i: (
             pyo.quicksum(m.u[i, t] for t in range(first[i], T + 1)) == m.x[i]
@@ -353,10 +376,10 @@ def build_model(
         later = pyo.quicksum(m.u[i, s] for s in range(max(t, first[i]), T + 1))
         return m.n[i, t] <= int(nmax[i]) * later
 
-    m.c8_completion_upper = pyo.Constraint(
+    m.c8_completion_upper = dl.constraint(
         [(i, t) for i, t in jt if t >= first[i]], rule=upper
     )
-    m.c8_completion_lower = pyo.Constraint(
+    m.c8_completion_lower = dl.constraint(
         m.U, rule=lambda _, i, t: m.n[i, t] >= m.u[i, t]
     )
 
@@ -366,13 +389,13 @@ def build_model(
             m.u[i, s] for s in range(first[i], t + 1)
         )
 
-    m.c8_work_by_completion = pyo.Constraint(
+    m.c8_work_by_completion = dl.constraint(
         [(i, t) for i, t in u_idx if t < T], rule=by_completion
     )
 
     if dominance:
         # no surplus worker-slots: with (2) this makes sum n == W_i x_i
-        m.dom_no_surplus_work = pyo.Constraint(
+        m.dom_no_surplus_work = dl.constraint(
             live, rule=lambda _, i: total(i) <= int(W[i]) * m.x[i]
         )
 
@@ -381,7 +404,8 @@ def build_model(
             ratio = float(inst.b[i] / inst.B[i])
             return nps(i, t) <= ratio * m.n[i, t] + 1.0 - float(delta[i])
 
-        m.dom_min_ps = pyo.Constraint(m.JT, rule=min_ps)
+        m.dom_min_ps = dl.constraint(m.JT, rule=min_ps)
+    dl.check()
     return m
 
 
@@ -461,18 +485,38 @@ def start_values(
     return values
 
 
-def best_online_start(inst: OasisInstance) -> tuple[str, OasisSchedule, float]:
-    """The best checked schedule of :data:`START_ALGORITHMS`: ``(name, schedule, objective)``."""
+def best_online_start(
+    inst: OasisInstance, deadline: Deadline | None = None
+) -> tuple[str, OasisSchedule, float]:
+    """The best checked schedule of :data:`START_ALGORITHMS`: ``(name, schedule, objective)``.
+
+    ``deadline`` is checked before every algorithm run (a run itself is not
+    interrupted).
+    """
     from optsched.oasis.paper import PAPER
 
     best: tuple[str, OasisSchedule, float] | None = None
     for name in START_ALGORITHMS:
+        if deadline is not None:
+            deadline.check(f"running {name} for the MIP start")
         sched = PAPER.algorithms[name](inst)
         value = check(inst, sched).objective
         if best is None or value > best[2]:
             best = (name, sched, value)
     assert best is not None
     return best
+
+
+def utility_bound(inst: OasisInstance) -> float:
+    """A valid upper bound on (1) without a solve: ``sum_i max(0, max_d f_i(d))``.
+
+    ``d`` over ``0..T`` covers every completion ``t_hat_i - a_i`` in the
+    horizon; a rejected job earns 0.
+    """
+    d = np.arange(inst.n_slots + 1, dtype=float)
+    return float(
+        sum(max(0.0, float(np.max(inst.utility(i, d)))) for i in range(inst.n_jobs))
+    )
 
 
 def solve_offline(
@@ -490,7 +534,10 @@ def solve_offline(
     inst
         The instance.
     time_limit
-        HiGHS wall-clock limit in seconds (None = none; HiGHS may overshoot).
+        Wall-clock limit in seconds for the whole call (None = none): the
+        online runs of the MIP start, the model building and HiGHS, which
+        gets what is left (HiGHS, and Pyomo handing it a large model, may
+        overshoot).
     threads
         HiGHS threads (None = HiGHS default).
     verbose
@@ -507,34 +554,49 @@ def solve_offline(
         (NaN when there is none), ``bound`` HiGHS's dual bound, ``status``
         from :func:`optsched.core.solver.solve` (``optimal`` only when HiGHS
         proved a zero gap), ``runtime`` the wall time of build + solve
-        (and of the online runs of the start).
+        (and of the online runs of the start).  When ``time_limit`` runs out
+        before HiGHS starts: status ``time_limit``, the start schedule (when
+        computed) as incumbent and :func:`utility_bound` as bound; when HiGHS
+        stops at the limit without an incumbent as good as the start, the
+        start is the incumbent.  An instance without jobs (or none that can
+        finish) is optimal with the empty schedule and value 0.
 
     Raises
     ------
     optsched.InfeasibleScheduleError
         If the incumbent fails the checker (a model bug, never expected).
     """
-    began = time.perf_counter()
-    model = build_model(inst) if inst.n_jobs else None
-    if model is None or not model._oasis["live"]:
-        # no job can finish within T on the empty cluster: rejecting all is optimal
-        sched = OasisSchedule.empty(inst, "milp")
-        objective = check(inst, sched).objective
-        return OfflineResult(
-            objective, objective, "optimal", time.perf_counter() - began, sched
-        )
-    seed = start_values(model, inst, best_online_start(inst)[1]) if mip_start else None
+    deadline = Deadline(time_limit)
+    began = deadline.began
+    start_sched, start_obj = None, math.nan
+    try:
+        model = build_model(inst, deadline=deadline) if inst.n_jobs else None
+        if model is None or not model._oasis["live"]:
+            # no job can finish within T on the empty cluster: rejecting all is optimal
+            sched = OasisSchedule.empty(inst, "milp")
+            objective = check(inst, sched).objective
+            return OfflineResult(
+                objective, objective, "optimal", time.perf_counter() - began, sched
+            )
+        seed = None
+        if mip_start:
+            _, start_sched, start_obj = best_online_start(inst, deadline)
+            seed = start_values(model, inst, start_sched)
+        deadline.check("computing the MIP start")
+    except DeadlineExceeded:
+        return timed_out(deadline, utility_bound(inst), start_sched, start_obj)
     res = solve(
         model,
-        time_limit=time_limit,
+        time_limit=deadline.remaining(),
         threads=threads,
         verbose=verbose,
         options=HIGHS_OPTIONS,
         start=seed,
     )
-    return OfflineResult.from_solve(
+    out = OfflineResult.from_solve(
         res, began, lambda: extract_schedule(model, inst), lambda s: check(inst, s)
     )
+    return keep_better(out, "max", start_sched, start_obj)
 
 
 # --------------------------------------------------------------------------

@@ -125,7 +125,13 @@ from pyomo.common.collections import ComponentMap
 
 from optsched.core.errors import InfeasibleScheduleError
 from optsched.core.registry import OfflineResult
-from optsched.core.solver import solve
+from optsched.core.solver import (
+    Deadline,
+    DeadlineExceeded,
+    keep_better,
+    solve,
+    timed_out,
+)
 from optsched.okita.check import TOL, check
 from optsched.okita.instance import OkitaInstance
 from optsched.okita.schedule import OkitaSchedule, local_first
@@ -133,6 +139,7 @@ from optsched.okita.schedule import OkitaSchedule, local_first
 __all__ = [
     "build_model",
     "build_placement",
+    "cost_bound",
     "build_transfer",
     "extract_schedule",
     "solve_offline",
@@ -161,15 +168,20 @@ def worker_bound(inst: OkitaInstance) -> np.ndarray:
     return out
 
 
-def build_model(inst: OkitaInstance, *, relax: bool = False) -> pyo.ConcreteModel:
+def build_model(
+    inst: OkitaInstance, *, relax: bool = False, deadline: Deadline | None = None
+) -> pyo.ConcreteModel:
     """Exact MILP of problem (2) (minimise total cost), or its LP relaxation.
 
     Constraint components: ``c2a_data``, ``c2b_workers``,
     ``c2c_one_ps_in_window``, ``c2d_capacity``, ``c2e_completion_once``,
     ``c2e_completion_upper``, ``c2e_completion_lower``, ``eq1_exchange``;
     objective ``obj`` is (2) (module docstring).  Index data are kept in
-    ``model._okita``.
+    ``model._okita``.  ``deadline`` (:class:`optsched.core.solver.Deadline`)
+    is checked per objective term, capacity row and constraint row; it
+    raises :class:`~optsched.core.solver.DeadlineExceeded` when it runs out.
     """
+    dl = Deadline(None) if deadline is None else deadline
     I_, R, K, T = inst.n_jobs, inst.n_sites, inst.n_resources, inst.n_slots
     a = inst.arrival
     D = inst.D
@@ -222,7 +234,10 @@ def build_model(inst: OkitaInstance, *, relax: bool = False) -> pyo.ConcreteMode
         return pyo.quicksum(m.u[i, tt] for tt in range(t, T + 1))
 
     # objective (2): latency by completion indicators + Eq. (1)
-    lat = [(float(inst.jobs[i].cost.value(t - a[i])), m.u[i, t]) for i, t in u_idx]
+    lat = [
+        (float(inst.jobs[i].cost.value(t - a[i])), m.u[i, t])
+        for i, t in dl.iterate(u_idx, "objective (2)")
+    ]
     transfer = [
         (float(inst.delta[i] * q[r, rr]), m.x[i, r, rr])
         for i, r, rr in x_idx
@@ -235,45 +250,45 @@ def build_model(inst: OkitaInstance, *, relax: bool = False) -> pyo.ConcreteMode
     )
 
     # (2a) per source site, and the per-slot loads l = sum_r g
-    m.c2a_data = pyo.Constraint(
+    m.c2a_data = dl.constraint(
         [(i, r) for i in range(I_) for r in range(R) if D[i, r] > 0],
         rule=lambda _, i, r: pyo.quicksum(x_src[i, r]) == int(D[i, r]),
     )
-    m.c2a_balance = pyo.Constraint(
+    m.c2a_balance = dl.constraint(
         list(l_dst),
         rule=lambda _, i, rr: (
             pyo.quicksum(l_dst[i, rr]) == pyo.quicksum(x_dst.get((i, rr), []))
         ),
     )
     # (2b)
-    m.c2b_workers = pyo.Constraint(
+    m.c2b_workers = dl.constraint(
         m.L,
         rule=lambda _, i, rr, t: (
             float(inst.rho[i]) * m.y[i, rr, t] >= int(inst.epochs[i]) * m.l[i, rr, t]
         ),
     )
     # (2c) one PS in every slot of [a_i, t_i], none after
-    m.c2c_one_ps_in_window = pyo.Constraint(
+    m.c2c_one_ps_in_window = dl.constraint(
         m.U,
         rule=lambda _, i, t: pyo.quicksum(m.s[i, r, t] for r in range(R)) == act(i, t),
     )
     # (2e) completion indicators
-    m.c2e_completion_once = pyo.Constraint(
+    m.c2e_completion_once = dl.constraint(
         range(I_),
         rule=lambda _, i: pyo.quicksum(m.u[i, t] for t in range(a[i], T + 1)) == 1,
     )
-    m.c2e_completion_upper = pyo.Constraint(
+    m.c2e_completion_upper = dl.constraint(
         [(i, r, t) for i, r, t in y_idx if t > a[i] and ybar[i, r] > 0],
         rule=lambda _, i, r, t: m.y[i, r, t] <= int(ybar[i, r]) * act(i, t),
     )
-    m.c2e_completion_lower = pyo.Constraint(
+    m.c2e_completion_lower = dl.constraint(
         m.U,
         rule=lambda _, i, t: m.u[i, t] <= pyo.quicksum(m.y[i, r, t] for r in range(R)),
     )
     # (2d) capacity (rows that cannot bind are skipped)
     rows = {}
     for r in range(R):
-        for t in range(1, T + 1):
+        for t in dl.iterate(range(1, T + 1), "capacity rows (2d)", every=16):
             jobs = [i for i in range(I_) if a[i] <= t]
             for k in range(K):
                 cap = float(inst.capacity[r, k])
@@ -289,7 +304,7 @@ def build_model(inst: OkitaInstance, *, relax: bool = False) -> pyo.ConcreteMode
                     )
                     <= cap
                 )
-    m.c2d_capacity = pyo.Constraint(list(rows), rule=lambda _, r, t, k: rows[r, t, k])
+    m.c2d_capacity = dl.constraint(list(rows), rule=lambda _, r, t, k: rows[r, t, k])
 
     # Eq. (1) exchange: e >= pi (q^{rr'} y - Ybar sum_r'' (q^{rr'} - q^{rr''})^+ s^{r''})
     ex_rows = [(i, r, t, rr) for i, r, t in e_idx for rr in range(R) if q[r, rr] > 0]
@@ -306,7 +321,8 @@ def build_model(inst: OkitaInstance, *, relax: bool = False) -> pyo.ConcreteMode
             - yb * pyo.quicksum(float(c) * v for c, v in drop)
         )
 
-    m.eq1_exchange = pyo.Constraint(ex_rows, rule=exchange)
+    m.eq1_exchange = dl.constraint(ex_rows, rule=exchange)
+    dl.check()
     return m
 
 
@@ -402,6 +418,19 @@ def start_values(
     return values
 
 
+def cost_bound(inst: OkitaInstance) -> float:
+    """A valid lower bound on (2) without a solve: ``sum_i min_t f_i(t - a_i)``.
+
+    Every job completes in some slot ``t`` of ``[a_i, T]`` and pays its
+    latency cost there; the transfer and exchange terms are ``>= 0``.
+    """
+    total = 0.0
+    for i, job in enumerate(inst.jobs):
+        d = np.arange(inst.n_slots - int(inst.arrival[i]) + 1, dtype=float)
+        total += float(np.min(job.cost.value(d))) if d.size else 0.0
+    return total
+
+
 def solve_offline(
     inst: OkitaInstance,
     *,
@@ -417,7 +446,9 @@ def solve_offline(
     inst
         The instance.
     time_limit
-        HiGHS wall-clock limit in seconds (None = none).
+        Wall-clock limit in seconds for the whole call (None = none): model
+        building, the MIP start and HiGHS, which gets what is left (HiGHS,
+        and Pyomo handing it a large model, may overshoot).
     threads
         HiGHS threads (None = HiGHS default).
     verbose
@@ -432,32 +463,50 @@ def solve_offline(
         ``objective`` is the checker's total cost of the incumbent (NaN when
         there is none), ``bound`` HiGHS's lower bound, ``status`` from
         :func:`optsched.core.solver.solve` (``optimal`` only when proven),
-        ``runtime`` the wall time of build + solve.
+        ``runtime`` the wall time of build + solve.  When ``time_limit`` runs
+        out before HiGHS starts: status ``time_limit``, the start schedule
+        (when computed) as incumbent and :func:`cost_bound` as bound; when
+        HiGHS stops at the limit without an incumbent as good as the start,
+        the start is the incumbent.  An instance without jobs is optimal
+        with the empty schedule and value 0.
 
     Raises
     ------
     optsched.InfeasibleScheduleError
         If the incumbent fails the checker (a model bug, never expected).
     """
-    began = time.perf_counter()
+    deadline = Deadline(time_limit)
+    began = deadline.began
     if inst.n_jobs == 0:
         sched = OkitaSchedule.build(algorithm="milp")
         return OfflineResult(0.0, 0.0, "optimal", time.perf_counter() - began, sched)
-    model = build_model(inst)
-    start = None
-    if mip_start:
-        witness = local_first(inst)
-        try:
-            check(inst, witness)
-            start = start_values(model, inst, witness)
-        except (InfeasibleScheduleError, ValueError):
-            start = None
+    witness, witness_obj = None, math.nan
+    try:
+        model = build_model(inst, deadline=deadline)
+        start = None
+        if mip_start:
+            deadline.check("computing the MIP start")
+            sched = local_first(inst)
+            try:
+                value = check(inst, sched).objective
+                witness, witness_obj = sched, value
+                start = start_values(model, inst, sched)
+            except (InfeasibleScheduleError, ValueError):
+                start = None
+        deadline.check("computing the MIP start")
+    except DeadlineExceeded:
+        return timed_out(deadline, cost_bound(inst), witness, witness_obj)
     res = solve(
-        model, time_limit=time_limit, threads=threads, verbose=verbose, start=start
+        model,
+        time_limit=deadline.remaining(),
+        threads=threads,
+        verbose=verbose,
+        start=start,
     )
-    return OfflineResult.from_solve(
+    out = OfflineResult.from_solve(
         res, began, lambda: extract_schedule(model, inst), lambda s: check(inst, s)
     )
+    return keep_better(out, "min", witness, witness_obj)
 
 
 def build_placement(

@@ -9,6 +9,7 @@ from .core.adversary import worst_case
 from .core.errors import (
     InfeasibleScheduleError,
     InvalidInstanceError,
+    InvalidScheduleError,
     SolverError,
 )
 from .core.ratio import ratios
@@ -20,6 +21,7 @@ __all__ = [
     "PAPERS",
     "InfeasibleScheduleError",
     "InvalidInstanceError",
+    "InvalidScheduleError",
     "OfflineResult",
     "Paper",
     "SolverError",

@@ -1,25 +1,36 @@
 """The ``optsched`` command line.
 
-Every error prints one line ``optsched: error: ...`` on stderr and exits with
-code 2; output files are written atomically (temp file + rename), so a failed
+Every user error (bad option, unwritable output path, malformed instance,
+unknown name) prints one line ``optsched: error: ...`` naming the option or
+field on stderr and exits with code 2, before any computation; output files
+are written atomically (temp file + rename), so a failed or interrupted
 command never leaves a partial file.
+
+Exit codes: 0 success; 1 an infeasible schedule (``optsched check``) or an
+internal error (one line ``optsched: internal error: ...``; set
+``OPTSCHED_DEBUG=1`` to see the traceback); 2 a usage or input error; 130
+interrupted (Ctrl-C: ``optsched: interrupted; nothing written``).  A closed
+output pipe (``optsched generate oasis | head -1``) ends the command quietly
+with code 0: the reader stopped reading, nothing failed on our side.
 """
 
 from __future__ import annotations
 
 import argparse
+import importlib.metadata
+import math
 import os
 import sys
 import tempfile
 import time
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from pathlib import Path
-from typing import Any
+from typing import Any, NoReturn
 
 import numpy as np
 import pandas as pd
 
-from .core.errors import OptschedError
+from .core.errors import InfeasibleScheduleError, OptschedError
 from .core.experiment import default_file_mode, write_atomic
 from .core.registry import PAPERS, get_paper
 
@@ -29,9 +40,111 @@ FIGURES_OUT = Path("paper_figures") / "out"
 FIGURES_CLAIMS = Path("paper_figures") / "claims"
 FIGURES_README = Path("paper_figures") / "README.md"
 
+#: The help header (plain text: argparse prints it verbatim).
+DESCRIPTION = (
+    "optsched: online scheduling of distributed machine-learning training jobs, "
+    "paper by paper. Generate instances, run the papers' algorithms, check "
+    "schedules independently, solve the offline problem (HiGHS), compute "
+    "competitive ratios and reproduce the papers' figures."
+)
+EPILOG = (
+    "Exit codes: 0 success; 1 infeasible schedule (check) or internal error "
+    "(OPTSCHED_DEBUG=1 shows its traceback); 2 usage or input error; "
+    "130 interrupted (Ctrl-C)."
+)
+#: Environment variable: when set, an internal error shows its traceback.
+DEBUG_ENV = "OPTSCHED_DEBUG"
+
 
 class CliError(Exception):
     """A user error: printed as one line, exit code 2."""
+
+
+# ------------------------------------------------------------ option types
+def _int_at_least(low: int) -> Callable[[str], int]:
+    """An argparse ``type=``: an integer ``>= low``, else a message naming the bound."""
+
+    def parse(text: str) -> int:
+        try:
+            value = int(text)
+        except ValueError:
+            raise argparse.ArgumentTypeError(
+                f"must be an integer >= {low}, got {text!r}"
+            ) from None
+        if value < low:
+            raise argparse.ArgumentTypeError(
+                f"must be an integer >= {low}, got {value}"
+            )
+        return value
+
+    parse.__name__ = f"int>={low}"
+    return parse
+
+
+positive_int = _int_at_least(1)
+nonneg_int = _int_at_least(0)
+
+
+def positive_seconds(text: str) -> float:
+    """An argparse ``type=``: a finite number of seconds ``> 0``."""
+    try:
+        value = float(text)
+    except ValueError:
+        value = math.nan
+    if not (math.isfinite(value) and value > 0):
+        raise argparse.ArgumentTypeError(
+            f"must be a finite number of seconds > 0, got {text!r}"
+        )
+    return value
+
+
+class _Parser(argparse.ArgumentParser):
+    """argparse with our one-line error format (no usage block).
+
+    ``argument --seed: must be ...`` becomes ``optsched: error: --seed: must
+    be ...``; other usage errors add a pointer to the command's ``--help``.
+    """
+
+    def error(self, message: str) -> NoReturn:
+        message = message.removeprefix("argument ")
+        hint = "" if ": must be " in message else f" (see '{self.prog} --help')"
+        self.exit(2, f"optsched: error: {message}{hint}\n")
+
+
+# ------------------------------------------------------------- file helpers
+def _check_output(option: str, path: str | os.PathLike, *, folder: bool) -> Path:
+    """Refuse, before any work, an output path that cannot be written.
+
+    ``folder=False``: ``path`` is a file (it must not be a directory or a
+    special file); ``folder=True``: ``path`` is a directory (created if
+    missing; it must not be an existing non-directory).  The nearest existing
+    ancestor must be a directory this process may write in.  Raises
+    :class:`CliError` naming ``option`` and ``path``.
+    """
+    target = Path(path)
+    if folder:
+        if target.exists() and not target.is_dir():
+            raise CliError(f"{option}: {str(path)!r} exists and is not a directory")
+        parent = target
+    else:
+        if target.is_dir():
+            raise CliError(f"{option}: {str(path)!r} is a directory, not a file")
+        if target.exists() and not target.is_file():
+            raise CliError(f"{option}: {str(path)!r} is not a regular file")
+        parent = target.parent
+    base = Path(os.path.abspath(parent))
+    while not base.exists() and base != base.parent:
+        base = base.parent
+    if not base.is_dir():
+        raise CliError(
+            f"{option}: cannot create {str(path)!r}: {str(base)!r} is not a directory"
+        )
+    if not os.access(base, os.W_OK | os.X_OK):
+        raise CliError(
+            f"{option}: cannot write {str(path)!r}: "
+            f"no write permission in {str(base)!r}"
+        )
+    return target
 
 
 def _write_atomic(path: str | os.PathLike, text: str) -> None:
@@ -48,6 +161,13 @@ def _write_atomic(path: str | os.PathLike, text: str) -> None:
         raise
 
 
+def _read(what: str, path: str) -> str:
+    try:
+        return Path(path).read_text()
+    except OSError as exc:
+        raise CliError(f"cannot read {what} file {path!r}: {exc.strerror}") from None
+
+
 def _paper(key: str):
     try:
         return get_paper(key)
@@ -56,30 +176,77 @@ def _paper(key: str):
 
 
 def _load_instance(paper, path: str):
-    try:
-        text = Path(path).read_text()
-    except OSError as exc:
-        raise CliError(f"cannot read instance file {path!r}: {exc.strerror}") from None
-    return paper.instance_type.from_json(text)
+    return paper.instance_type.from_json(_read("instance", path))
 
 
-def _size_kwargs(paper, args: argparse.Namespace) -> dict[str, Any]:
-    """The paper's size keywords: each given option, else its ``size_options`` default."""
-    return {
+def _workers(args: argparse.Namespace) -> int:
+    """``--workers``, or one process per CPU: the CLI is parallel by default
+    whatever the library functions' own default is."""
+    return args.workers if args.workers is not None else (os.cpu_count() or 1)
+
+
+# ------------------------------------------------------------ size options
+def _size_names() -> dict[str, list[str]]:
+    """Size keyword -> the papers that take it, in registry order."""
+    names: dict[str, list[str]] = {}
+    for key in PAPERS:
+        for name in get_paper(key).size_options:
+            names.setdefault(name, []).append(key)
+    return names
+
+
+def _flag(name: str) -> str:
+    return "--" + name.replace("_", "-")
+
+
+def _size_kwargs(
+    paper, args: argparse.Namespace, *, probe_seed: int | None = None
+) -> dict[str, Any]:
+    """The paper's size keywords: each given option, else its ``size_options`` default.
+
+    A size option of another paper (``generate oasis --n-sites 3``) is
+    refused, naming it and this paper's size options.  With ``probe_seed``,
+    one instance is generated here so that an invalid size is reported
+    before a pool or a search starts.
+    """
+    foreign = [
+        _flag(name)
+        for name in _size_names()
+        if name not in paper.size_options and getattr(args, name, None) is not None
+    ]
+    if foreign:
+        own = ", ".join(_flag(n) for n in paper.size_options) or "none"
+        raise CliError(
+            f"{', '.join(foreign)}: not a size option of {paper.key} "
+            f"(its size options: {own})"
+        )
+    size = {
         k: default if getattr(args, k, None) is None else getattr(args, k)
         for k, (_typ, default, _help) in paper.size_options.items()
     }
+    if probe_seed is not None:
+        paper.generate(seed=probe_seed, **size)
+    return size
 
 
 def _add_size_options(parser: argparse.ArgumentParser) -> None:
-    """Size options of every registered paper (``--n-jobs`` ...)."""
-    seen: dict[str, tuple] = {}
+    """Size options of every registered paper (``--n-jobs`` ...); each
+    paper accepts only its own (:func:`_size_kwargs`)."""
+    specs: dict[str, tuple] = {}
     for key in PAPERS:
         for name, spec in get_paper(key).size_options.items():
-            seen.setdefault(name, spec)
-    for name, (typ, _default, help_) in seen.items():
-        parser.add_argument(
-            "--" + name.replace("_", "-"), dest=name, type=typ, default=None, help=help_
+            specs.setdefault(name, spec)
+    group = parser.add_argument_group(
+        "size options", "instance size; each paper takes only its own (listed)"
+    )
+    for name, papers in _size_names().items():
+        typ, _default, help_ = specs[name]
+        group.add_argument(
+            _flag(name),
+            dest=name,
+            type=typ,
+            default=None,
+            help=f"{help_} [{', '.join(papers)}]",
         )
 
 
@@ -96,7 +263,10 @@ def cmd_list(args: argparse.Namespace) -> int:
 def cmd_generate(args: argparse.Namespace) -> int:
     """Write a random instance as JSON."""
     p = _paper(args.paper)
-    inst = p.generate(seed=args.seed, **_size_kwargs(p, args))
+    size = _size_kwargs(p, args)
+    if args.output:
+        _check_output("-o", args.output, folder=False)
+    inst = p.generate(seed=args.seed, **size)
     text = inst.to_json(indent=1)
     if args.output:
         _write_atomic(args.output, text + "\n")
@@ -105,35 +275,68 @@ def cmd_generate(args: argparse.Namespace) -> int:
     return 0
 
 
-def _evaluation_line(p, inst, sched, runtime: float) -> str:
-    ev = p.check(inst, sched)
+def _evaluation_line(ev: Any) -> str:
     extra = ""
     if hasattr(ev, "n_admitted"):
         extra = f"  admitted={ev.n_admitted}/{len(ev.admitted)}"
-    return f"objective={ev.objective:.6g}{extra}  runtime={runtime:.3f}s"
+    return f"objective={ev.objective:.6g}{extra}"
+
+
+def _known_algorithm(p, name: str) -> None:
+    if name not in p.algorithms:
+        raise CliError(
+            f"unknown algorithm {name!r} for {p.key} (known: {', '.join(p.algorithms)})"
+        )
 
 
 def cmd_run(args: argparse.Namespace) -> int:
     """Run one algorithm on an instance file; print the checked objective."""
     p = _paper(args.paper)
-    if args.algorithm not in p.algorithms:
-        raise CliError(
-            f"unknown algorithm {args.algorithm!r} for {p.key} "
-            f"(known: {', '.join(p.algorithms)})"
-        )
+    _known_algorithm(p, args.algorithm)
+    if args.output:
+        _check_output("-o", args.output, folder=False)
     inst = _load_instance(p, args.instance)
     t0 = time.perf_counter()
     sched = p.run(args.algorithm, inst)
-    line = _evaluation_line(p, inst, sched, time.perf_counter() - t0)
+    runtime = time.perf_counter() - t0
+    # the horizon rule (optsched.core.horizon): a run past T is checked on
+    # the instance extended to its makespan, and says so
+    fitted, extended = p.fit_horizon(inst, sched)
+    line = _evaluation_line(p.check(fitted, sched))
+    if extended:
+        line += (
+            f"  horizon extended to T={fitted.n_slots} (instance T={inst.n_slots};"
+            " docs/horizon.md)"
+        )
     if args.output:
         _write_atomic(args.output, sched.to_json() + "\n")
-    print(f"{p.key}/{args.algorithm}: {line}")
+    print(f"{p.key}/{args.algorithm}: {line}  runtime={runtime:.3f}s")
+    return 0
+
+
+def cmd_check(args: argparse.Namespace) -> int:
+    """Check a schedule file against an instance file with the paper's checker.
+
+    Exit 0 and ``feasible objective=...`` when the checker accepts it; exit 1
+    and the checker's message (the violated equation) when it does not.
+    """
+    p = _paper(args.paper)
+    inst = _load_instance(p, args.instance)
+    sched = p.schedule_type.from_json(_read("schedule", args.schedule))
+    try:
+        ev = p.check(inst, sched)
+    except InfeasibleScheduleError as exc:
+        print(f"{p.key}: infeasible: {_one_line(str(exc))}")
+        return 1
+    print(f"{p.key}: feasible {_evaluation_line(ev)}")
     return 0
 
 
 def cmd_solve(args: argparse.Namespace) -> int:
     """Solve the offline problem of an instance with HiGHS."""
     p = _paper(args.paper)
+    if args.output:
+        _check_output("-o", args.output, folder=False)
     inst = _load_instance(p, args.instance)
     res = p.solve_offline(inst, time_limit=args.time_limit)
     if res.status == "optimal":
@@ -145,8 +348,15 @@ def cmd_solve(args: argparse.Namespace) -> int:
             f"{p.key}: status={res.status} incumbent={res.objective:.6g} "
             f"bound={res.bound:.6g} runtime={res.runtime:.2f}s (not proven optimal)"
         )
-    if args.output and res.schedule is not None:
-        _write_atomic(args.output, res.schedule.to_json() + "\n")
+    if args.output:
+        if res.schedule is not None:
+            _write_atomic(args.output, res.schedule.to_json() + "\n")
+        else:
+            print(
+                f"optsched: warning: -o: no schedule (status {res.status}); "
+                f"{args.output!r} not written",
+                file=sys.stderr,
+            )
     return 0
 
 
@@ -168,19 +378,22 @@ def cmd_ratio(args: argparse.Namespace) -> int:
         unknown = [a for a in algs if a not in p.algorithms]
         if unknown:
             raise CliError(
-                f"unknown algorithm(s) {', '.join(unknown)} for {p.key} "
-                f"(known: {', '.join(p.algorithms)})"
+                f"--algorithms: unknown algorithm(s) {', '.join(unknown)} for "
+                f"{p.key} (known: {', '.join(p.algorithms)})"
             )
+    size = _size_kwargs(p, args, probe_seed=args.seed)
+    if args.output:
+        _check_output("-o", args.output, folder=False)
     df = ratios(
         p,
         n_instances=args.n,
         seed=args.seed,
         algorithms=algs,
         time_limit=args.time_limit,
-        workers=args.workers,
+        workers=_workers(args),
         scheduler=args.dask,
         progress=True,
-        **_size_kwargs(p, args),
+        **size,
     )
     if args.output:
         _write_atomic(args.output, df.to_csv(index=False))
@@ -223,7 +436,7 @@ def cmd_demo(args: argparse.Namespace) -> int:
             n_instances=args.n,
             seed=args.seed,
             time_limit=30.0,
-            workers=args.workers,
+            workers=_workers(args),
             progress=False,
             **p.demo_size,
         )
@@ -257,7 +470,8 @@ def cmd_demo(args: argparse.Namespace) -> int:
     table = pd.DataFrame(rows)
     size = ", ".join(f"{k}={v}" for k, v in get_paper(PAPERS[0]).demo_size.items())
     print(
-        f"optsched demo: empirical ratios OPT/ALG (max) or ALG/OPT (min), {args.n} instances each ({size})"
+        "optsched demo: empirical ratios OPT/ALG (max) or ALG/OPT (min), "
+        f"{args.n} instances each ({size})"
     )
     print(table.to_string(index=False))
     return 0
@@ -272,8 +486,10 @@ def cmd_figure(args: argparse.Namespace) -> int:
             print(f"{spec.paper}/{name}  ({spec.ref})")
         return 0
     if args.action == "report":
-        experiment.report(args.claims or FIGURES_CLAIMS, args.readme or FIGURES_README)
-        print(f"rewrote the findings table of {args.readme or FIGURES_README}")
+        readme = args.readme or FIGURES_README
+        _check_output("--readme", readme, folder=False)
+        experiment.report(args.claims or FIGURES_CLAIMS, readme)
+        print(f"rewrote the findings table of {readme}")
         return 0
     if not args.name:
         raise CliError("figure run needs a NAME (see 'optsched figure list') or 'all'")
@@ -284,40 +500,39 @@ def cmd_figure(args: argparse.Namespace) -> int:
         if args.name == "all"
         else [experiment.get_spec(args.name)]
     )
-    for spec in chosen:
-        out = Path(args.out) if args.out else FIGURES_OUT / spec.paper
+    outs = [Path(args.out) if args.out else FIGURES_OUT / s.paper for s in chosen]
+    for spec, out in zip(chosen, outs, strict=True):
+        _check_output("--out", out, folder=True)
+        if args.record:
+            _check_output("--record", FIGURES_CLAIMS / spec.paper, folder=True)
+    for spec, out in zip(chosen, outs, strict=True):
         res = experiment.run(
             spec,
             quick=args.quick,
             out=out,
-            workers=args.workers,
+            workers=_workers(args),
             scheduler=args.scheduler,
             progress=not args.no_progress,
         )
-        if args.record:
-            experiment.write_atomic(
-                FIGURES_CLAIMS / spec.paper,
-                {
-                    f"{spec.name}.claims.csv": lambda p, r=res: r.claims.to_csv(
-                        p, index=False
-                    )
-                },
-            )
+        args.written.append(spec.name)
+        if args.record:  # unchanged claims (but the date) keep their file
+            experiment.record_claims(res.claims, FIGURES_CLAIMS / spec.paper, spec.name)
     return 0
 
 
 def cmd_worst_case(args: argparse.Namespace) -> int:
-    """Search for the instance with the worst certified ratio; write instance, trace, plot."""
+    """Search for the instance with the worst certified ratio; write instance,
+    trace, summary and plot."""
     from .core import adversary
 
     p = _paper(args.paper)
     if args.algorithm not in p.algorithms:
         raise CliError(
-            f"{p.key}: unknown algorithm {args.algorithm!r} (known: {', '.join(p.algorithms)})"
+            f"{p.key}: unknown algorithm {args.algorithm!r} "
+            f"(known: {', '.join(p.algorithms)})"
         )
-    if args.evals < 1:
-        raise CliError(f"--evals: must be >= 1, got {args.evals}")
-    size = _size_kwargs(p, args)
+    size = _size_kwargs(p, args, probe_seed=args.seed)
+    out = _check_output("--out", args.out, folder=True)
     res = adversary.worst_case(
         p,
         args.algorithm,
@@ -326,13 +541,12 @@ def cmd_worst_case(args: argparse.Namespace) -> int:
         time_limit=args.time_limit,
         method=args.method,
         batch=args.batch,
-        workers=args.workers,
+        workers=_workers(args),
         scheduler=args.dask,
         progress=not args.no_progress,
         **size,
     )
     stem = f"worst_{p.key}_{args.algorithm}_{args.method}_seed{args.seed}"
-    out = Path(args.out)
     fig = adversary.plot_trace(
         res.trace, title=f"{p.key} / {args.algorithm}, seed {args.seed}"
     )
@@ -366,101 +580,253 @@ def cmd_worst_case(args: argparse.Namespace) -> int:
 
 
 # ------------------------------------------------------------------- parser
+def _version() -> str:
+    try:
+        return importlib.metadata.version("optsched")
+    except importlib.metadata.PackageNotFoundError:  # pragma: no cover - not installed
+        from . import __version__
+
+        return __version__
+
+
 def build_parser() -> argparse.ArgumentParser:
     """The argparse parser of ``optsched``."""
-    ap = argparse.ArgumentParser(prog="optsched", description=__doc__.splitlines()[0])
-    sub = ap.add_subparsers(dest="command", required=True)
-
-    s = sub.add_parser("list", help="registered papers and algorithms")
-    s.set_defaults(fn=cmd_list)
-
-    s = sub.add_parser("generate", help="random instance as JSON")
-    s.add_argument("paper")
-    s.add_argument("--seed", type=int, default=0)
-    s.add_argument("-o", "--output")
-    _add_size_options(s)
-    s.set_defaults(fn=cmd_generate)
-
-    s = sub.add_parser("run", help="run an algorithm on an instance file")
-    s.add_argument("paper")
-    s.add_argument("algorithm")
-    s.add_argument("instance")
-    s.add_argument("-o", "--output", help="write the schedule as JSON")
-    s.set_defaults(fn=cmd_run)
-
-    s = sub.add_parser("solve", help="offline optimum (HiGHS)")
-    s.add_argument("paper")
-    s.add_argument("instance")
-    s.add_argument("--time-limit", type=float, default=60.0)
-    s.add_argument("-o", "--output", help="write the incumbent schedule as JSON")
-    s.set_defaults(fn=cmd_solve)
-
-    s = sub.add_parser("ratio", help="competitive ratios vs the offline optimum")
-    s.add_argument("paper")
-    s.add_argument("-n", type=int, default=10, help="number of instances")
-    s.add_argument("--seed", type=int, default=0)
-    s.add_argument("--algorithms", help="comma-separated (default: all)")
-    s.add_argument("--time-limit", type=float, default=60.0)
-    s.add_argument("--workers", type=int, default=None, help="local processes")
-    s.add_argument("--dask", default=None, help="Dask scheduler address")
-    s.add_argument("-o", "--output", help="CSV file")
-    _add_size_options(s)
-    s.set_defaults(fn=cmd_ratio)
-
-    s = sub.add_parser(
-        "worst-case", help="search for the instance with the worst certified ratio"
+    ap = _Parser(prog="optsched", description=DESCRIPTION, epilog=EPILOG)
+    ap.add_argument("--version", action="version", version=f"optsched {_version()}")
+    sub = ap.add_subparsers(
+        dest="command", required=True, metavar="COMMAND", help="one of:"
     )
-    s.add_argument("paper")
-    s.add_argument("algorithm")
-    s.add_argument("--evals", type=int, default=200, help="instances evaluated")
-    s.add_argument("--seed", type=int, default=0)
-    s.add_argument("--time-limit", type=float, default=30.0, help="per offline solve")
-    s.add_argument("--method", choices=["anneal", "evolve"], default="anneal")
-    s.add_argument("--batch", type=int, default=4, help="candidates evaluated per step")
-    s.add_argument("--workers", type=int, default=None, help="local processes")
-    s.add_argument("--dask", default=None, help="Dask scheduler address")
-    s.add_argument("--out", default="worst_case", help="output folder")
+    paper_help = f"paper key ({', '.join(PAPERS)})"
+
+    def command(name: str, help_: str, fn: Callable[..., int]) -> _Parser:
+        s = sub.add_parser(name, help=help_, description=help_, epilog=EPILOG)
+        s.set_defaults(fn=fn)
+        return s
+
+    def seed(s: argparse.ArgumentParser, what: str) -> None:
+        s.add_argument(
+            "--seed", type=nonneg_int, default=0, help=f"{what} (integer >= 0)"
+        )
+
+    def workers(s: argparse.ArgumentParser) -> None:
+        s.add_argument(
+            "--workers",
+            type=positive_int,
+            default=None,
+            help="local worker processes (default: one per CPU; 1 = this process)",
+        )
+
+    command("list", "registered papers and algorithms", cmd_list)
+
+    s = command("generate", "random instance as JSON", cmd_generate)
+    s.add_argument("paper", help=paper_help)
+    seed(s, "random seed of the instance")
+    s.add_argument(
+        "-o", "--output", help="write the instance to this JSON file (default: stdout)"
+    )
+    _add_size_options(s)
+
+    s = command("run", "run an algorithm on an instance file", cmd_run)
+    s.add_argument("paper", help=paper_help)
+    s.add_argument("algorithm", help="algorithm name (see 'optsched list')")
+    s.add_argument("instance", help="instance JSON file (from 'optsched generate')")
+    s.add_argument("-o", "--output", help="write the schedule to this JSON file")
+
+    s = command(
+        "check",
+        "check a schedule file with the paper's independent checker "
+        "(exit 1 if infeasible)",
+        cmd_check,
+    )
+    s.add_argument("paper", help=paper_help)
+    s.add_argument("instance", help="instance JSON file")
+    s.add_argument("schedule", help="schedule JSON file (from 'optsched run/solve -o')")
+
+    s = command("solve", "offline optimum (HiGHS)", cmd_solve)
+    s.add_argument("paper", help=paper_help)
+    s.add_argument("instance", help="instance JSON file")
+    s.add_argument(
+        "--time-limit",
+        type=positive_seconds,
+        metavar="SECONDS",
+        default=60.0,
+        help="seconds for the offline solve, model building included (default 60)",
+    )
+    s.add_argument(
+        "-o", "--output", help="write the best schedule found to this JSON file"
+    )
+
+    s = command("ratio", "competitive ratios vs the offline optimum", cmd_ratio)
+    s.add_argument("paper", help=paper_help)
+    s.add_argument(
+        "-n", type=positive_int, default=10, help="number of instances (default 10)"
+    )
+    seed(s, "seed of the first instance; instance j uses seed + j")
+    s.add_argument(
+        "--algorithms", help="comma-separated algorithm names (default: all)"
+    )
+    s.add_argument(
+        "--time-limit",
+        type=positive_seconds,
+        metavar="SECONDS",
+        default=60.0,
+        help="seconds per offline solve (default 60)",
+    )
+    workers(s)
+    s.add_argument(
+        "--dask", default=None, help="Dask scheduler address, e.g. tcp://host:8786"
+    )
+    s.add_argument("-o", "--output", help="write the full table to this CSV file")
+    _add_size_options(s)
+
+    s = command(
+        "worst-case",
+        "search for the instance with the worst certified ratio",
+        cmd_worst_case,
+    )
+    s.add_argument("paper", help=paper_help)
+    s.add_argument("algorithm", help="algorithm name (see 'optsched list')")
+    s.add_argument(
+        "--evals",
+        type=positive_int,
+        default=200,
+        help="instances evaluated in all (default 200)",
+    )
+    seed(s, "seed of the start instance and of the search")
+    s.add_argument(
+        "--time-limit",
+        type=positive_seconds,
+        metavar="SECONDS",
+        default=30.0,
+        help="seconds per offline solve (default 30)",
+    )
+    s.add_argument(
+        "--method",
+        choices=["anneal", "evolve"],
+        default="anneal",
+        help="search method (default anneal)",
+    )
+    s.add_argument(
+        "--batch",
+        type=positive_int,
+        default=4,
+        help="candidates evaluated per step (default 4)",
+    )
+    workers(s)
+    s.add_argument(
+        "--dask", default=None, help="Dask scheduler address, e.g. tcp://host:8786"
+    )
+    s.add_argument(
+        "--out",
+        default="worst_case",
+        help="output folder for instance, trace, summary and plot (default worst_case)",
+    )
     s.add_argument("--no-progress", action="store_true", help="no progress bar")
     _add_size_options(s)
-    s.set_defaults(fn=cmd_worst_case)
 
-    s = sub.add_parser("figure", help="reproduce paper figures and tables")
-    s.add_argument("action", choices=["list", "run", "report"])
-    s.add_argument("name", nargs="?", help="figure name, unique prefix, or 'all'")
-    s.add_argument("--quick", action="store_true", help="smoke-test grid")
+    s = command("figure", "reproduce paper figures and tables", cmd_figure)
+    s.add_argument(
+        "action",
+        choices=["list", "run", "report"],
+        help="list the specs, run one (or all), or rebuild the findings table",
+    )
+    s.add_argument(
+        "name",
+        nargs="?",
+        help="run: figure name, key/name, unique prefix (fig5), or 'all'",
+    )
+    s.add_argument("--quick", action="store_true", help="smoke-test grid (fast)")
     s.add_argument(
         "--out", default=None, help="output folder (default paper_figures/out/KEY)"
     )
-    s.add_argument("--workers", type=int, default=None, help="local processes")
-    s.add_argument("--scheduler", default=None, help="Dask scheduler address")
+    workers(s)
+    s.add_argument(
+        "--scheduler", default=None, help="Dask scheduler address, e.g. tcp://host:8786"
+    )
     s.add_argument("--no-progress", action="store_true", help="no progress bar")
     s.add_argument(
         "--record",
         action="store_true",
         help="full runs: also keep the claims in paper_figures/claims (for 'report')",
     )
-    s.add_argument("--claims", default=None, help="report: claims folder")
-    s.add_argument("--readme", default=None, help="report: README to rewrite")
-    s.set_defaults(fn=cmd_figure)
+    s.add_argument(
+        "--claims",
+        default=None,
+        help=f"report: claims folder (default {FIGURES_CLAIMS})",
+    )
+    s.add_argument(
+        "--readme",
+        default=None,
+        help=f"report: Markdown file whose findings table is rewritten "
+        f"(default {FIGURES_README})",
+    )
 
-    s = sub.add_parser("demo", help="small ratio table for every paper")
-    s.add_argument("-n", type=int, default=5)
-    s.add_argument("--seed", type=int, default=0)
-    s.add_argument("--workers", type=int, default=None)
-    s.set_defaults(fn=cmd_demo)
+    s = command("demo", "small ratio table for every paper", cmd_demo)
+    s.add_argument(
+        "-n", type=positive_int, default=5, help="instances per paper (default 5)"
+    )
+    seed(s, "seed of the first instance")
+    workers(s)
     return ap
 
 
-def main(argv: Sequence[str] | None = None) -> int:
-    """Entry point of the ``optsched`` console script."""
-    parser = build_parser()
-    args = parser.parse_args(argv)
+# --------------------------------------------------------------------- main
+def _one_line(text: str) -> str:
+    return " ".join(text.split())
+
+
+def _os_message(exc: OSError) -> str:
+    where = f"{exc.filename}: " if exc.filename else ""
+    return f"{where}{exc.strerror or exc}"
+
+
+def _quiet_stdout() -> None:
+    """After a closed output pipe: point stdout at /dev/null so the final
+    flush at exit does not raise again (the Python docs' recipe)."""
     try:
-        return int(args.fn(args) or 0)
+        devnull = os.open(os.devnull, os.O_WRONLY)
+        os.dup2(devnull, sys.stdout.fileno())
+    except (OSError, ValueError):  # pragma: no cover - stdout replaced/closed
+        pass
+
+
+def main(argv: Sequence[str] | None = None) -> int:
+    """Entry point of the ``optsched`` console script; returns the exit code."""
+    args = argparse.Namespace(written=[])  # figure run: specs already written
+    try:
+        # inside the try: loading every paper for the parser takes seconds
+        build_parser().parse_args(argv, namespace=args)
+        code = int(args.fn(args) or 0)
+        sys.stdout.flush()  # a closed pipe shows up here, not at exit
+        return code
+    except KeyboardInterrupt:
+        done = (
+            f"only {', '.join(args.written)} written"
+            if args.written
+            else "nothing written"
+        )
+        print(f"optsched: interrupted; {done}", file=sys.stderr)
+        return 130
+    except BrokenPipeError:
+        _quiet_stdout()
+        return 0
     except (CliError, OptschedError, ValueError, KeyError) as exc:
         msg = exc.args[0] if isinstance(exc, KeyError) and exc.args else str(exc)
-        print(f"optsched: error: {msg}", file=sys.stderr)
+        print(f"optsched: error: {_one_line(str(msg))}", file=sys.stderr)
         return 2
+    except OSError as exc:
+        print(f"optsched: error: {_one_line(_os_message(exc))}", file=sys.stderr)
+        return 2
+    except Exception as exc:
+        if os.environ.get(DEBUG_ENV):
+            raise
+        what = f"{type(exc).__name__}: {exc}" if str(exc) else type(exc).__name__
+        print(
+            f"optsched: internal error: {_one_line(what)} "
+            f"(rerun with {DEBUG_ENV}=1 to see the traceback)",
+            file=sys.stderr,
+        )
+        return 1
 
 
 if __name__ == "__main__":  # pragma: no cover

@@ -4,7 +4,9 @@ The ``.ipynb`` files are the source: edit them as notebooks.  This script
 re-runs every notebook given (default: ``notebooks/*.ipynb``) from a fresh
 kernel, stores the outputs so that plots and tables show on GitHub, and
 strips what changes from run to run without a code change: execution
-counts, per-cell execution timings and the kernel's language version.  A
+counts, per-cell execution timings and the kernel's language version; it
+also joins consecutive pieces of one stream (stdout or stderr), which the
+kernel splits wherever its output buffer happened to be flushed.  A
 re-run with the same code and seeds therefore gives an empty diff.
 
 Usage: ``python tools/run_notebooks.py [NOTEBOOK ...] [--timeout SECONDS]``.
@@ -24,7 +26,8 @@ from nbclient import NotebookClient
 
 
 def strip_volatile(nb: nbformat.NotebookNode) -> nbformat.NotebookNode:
-    """Remove execution counts, timings and interpreter versions from ``nb``."""
+    """Remove execution counts, timings and interpreter versions from ``nb``
+    and join consecutive outputs of the same stream."""
     nb.metadata.pop("language_info", None)
     nb.metadata.pop("widgets", None)
     for cell in nb.cells:
@@ -34,7 +37,29 @@ def strip_volatile(nb: nbformat.NotebookNode) -> nbformat.NotebookNode:
             for out in cell.get("outputs", []):
                 if "execution_count" in out:
                     out["execution_count"] = None
+            cell.outputs = join_streams(cell.get("outputs", []))
     return nb
+
+
+def join_streams(outputs: list) -> list:
+    """``outputs`` with each run of consecutive same-name stream outputs as one."""
+    joined: list = []
+    for out in outputs:
+        prev = joined[-1] if joined else None
+        if (
+            prev is not None
+            and out.get("output_type") == "stream"
+            and prev.get("output_type") == "stream"
+            and out.get("name") == prev.get("name")
+        ):
+            prev["text"] = _text(prev["text"]) + _text(out["text"])
+        else:
+            joined.append(out)
+    return joined
+
+
+def _text(text: str | list[str]) -> str:
+    return text if isinstance(text, str) else "".join(text)
 
 
 def execute(path: Path, timeout: int) -> None:

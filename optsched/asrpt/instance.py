@@ -33,7 +33,14 @@ import numpy as np
 import pandas as pd
 
 from optsched.core.errors import InvalidInstanceError
-from optsched.core.validate import as_float, as_int, as_list, require
+from optsched.core.validate import (
+    as_float,
+    as_int,
+    as_list,
+    as_size,
+    check_keys,
+    require,
+)
 
 from . import profiles
 from .heavy_edge import heavy_edge
@@ -45,6 +52,55 @@ FORMAT = "optsched.asrpt/1"
 #: Sec. V-B-1-a: 10 Gbps NIC, 300 GB/s NVLink (MB/ms = GB/s).
 B_INTER = 1.25
 B_INTRA = 300.0
+
+# Limits (docs/asrpt.md, "Limits").  Far above the sizes this slice runs
+# (servers of 8 GPUs, at most a few thousand jobs); they refuse a typo such
+# as ``n_servers = 1e9`` before anything is allocated.
+#: Most jobs.
+MAX_JOBS = 100_000
+#: Most servers ``M`` (the simulator keeps per-server arrays).
+MAX_SERVERS = 10_000
+#: Most GPUs ``g`` of one server (placements are ``(stages, servers)`` arrays
+#: and Heavy-Edge enumerates a job's GPUs).
+MAX_GPUS = 1_024
+#: Largest arrival slot ``r_i`` and iteration count ``n_i`` (and ``n~_i``):
+#: below 2**53, so every value is exact as a float in ``t_i + n_i alpha_i``.
+MAX_SLOT = 10**12
+MAX_ITERATIONS = 10**12
+#: Range of the stage times and sizes (``pf``, ``pb`` ms; ``d_in``, ``d_out``,
+#: ``h`` MB): at most MAX_STAGE_VALUE; and of the bandwidths (MB/ms): at least
+#: MIN_BANDWIDTH.  Together they keep ``alpha_i`` (Eq. (7)) and ``n_i
+#: alpha_i`` finite; extreme finite floats (``b_inter = 5e-324``) otherwise
+#: divide by an underflowed zero.
+MAX_STAGE_VALUE = 1e12
+MIN_BANDWIDTH = 1e-9
+#: Shortest slot (seconds): durations ``n_i alpha_i / (1000 slot)`` stay finite.
+MIN_SLOT_SECONDS = 1e-6
+#: Fields of the JSON form (``to_dict``): top level, cluster, job, stage.
+FIELDS = ("format", "cluster", "slot", "jobs")
+CLUSTER_FIELDS = ("n_servers", "gpus", "b_inter", "b_intra")
+JOB_FIELDS = ("arrival", "iterations", "predicted", "model", "user", "group", "stages")
+STAGE_FIELDS = ("k", "pf", "pb", "d_in", "d_out", "h")
+
+
+def check_sizes(
+    n_jobs: int, n_servers: int, gpus: int, *, instance: bool = False
+) -> None:
+    """Refuse sizes above the documented limits, before anything is allocated.
+
+    ``n_jobs <= MAX_JOBS``, ``n_servers <= MAX_SERVERS``, ``gpus <= MAX_GPUS``
+    (per server); the cluster then has at most about 10**7 GPUs.  Messages
+    name the instance fields (``cluster.gpus``) when ``instance`` is true,
+    else ``generate``'s keywords (``gpus_per_server``).
+    """
+    names = (
+        ("jobs (number of jobs)", "cluster.n_servers", "cluster.gpus")
+        if instance
+        else ("n_jobs", "n_servers", "gpus_per_server")
+    )
+    as_size(n_jobs, names[0], MAX_JOBS, why="MAX_JOBS")
+    as_size(n_servers, names[1], MAX_SERVERS, lo=1, why="MAX_SERVERS")
+    as_size(gpus, names[2], MAX_GPUS, lo=1, why="MAX_GPUS")
 
 
 @dataclass(frozen=True)
@@ -106,14 +162,16 @@ def alpha_max(stages: tuple[Stage, ...], cluster: Cluster) -> float:
 
 
 def _check_job(job: Job, p: str, cluster: Cluster) -> None:
-    as_int(job.arrival, f"{p}.arrival (r_i)", lo=0)
-    as_int(job.iterations, f"{p}.iterations (n_i)", lo=1)
-    as_float(job.predicted, f"{p}.predicted (n~_i)", lo=0.0)
+    as_int(job.arrival, f"{p}.arrival (r_i)", lo=0, hi=MAX_SLOT)
+    as_int(job.iterations, f"{p}.iterations (n_i)", lo=1, hi=MAX_ITERATIONS)
+    as_float(job.predicted, f"{p}.predicted (n~_i)", lo=0.0, hi=MAX_ITERATIONS)
     if not isinstance(job.stages, tuple) or not job.stages:
         raise InvalidInstanceError(f"{p}.stages: need at least one stage")
     for s, st in enumerate(job.stages):
         if not isinstance(st, Stage):
             raise InvalidInstanceError(f"{p}.stages[{s}]: not a Stage, got {st!r}")
+        for name in ("pf", "pb", "d_in", "d_out", "h"):
+            as_float(getattr(st, name), f"{p}.stages[{s}].{name}", hi=MAX_STAGE_VALUE)
     for name in ("model", "user", "group"):
         if not isinstance(getattr(job, name), str):
             raise InvalidInstanceError(f"{p}.{name}: must be a string")
@@ -136,9 +194,18 @@ class AsrptInstance:
     def __post_init__(self) -> None:
         if not isinstance(self.cluster, Cluster):
             raise InvalidInstanceError(f"cluster: not a Cluster, got {self.cluster!r}")
-        as_float(self.slot, "slot (seconds)", lo=0.0, lo_open=True)
+        for name in ("b_inter", "b_intra"):
+            as_float(
+                getattr(self.cluster, name),
+                f"cluster.{name} (MB/ms)",
+                lo=MIN_BANDWIDTH,
+            )
+        as_float(self.slot, "slot (seconds)", lo=MIN_SLOT_SECONDS)
         if not isinstance(self.jobs, tuple):
             raise InvalidInstanceError("jobs: must be a tuple of Job")
+        check_sizes(
+            len(self.jobs), self.cluster.n_servers, self.cluster.gpus, instance=True
+        )
         for i, job in enumerate(self.jobs):
             if not isinstance(job, Job):
                 raise InvalidInstanceError(f"jobs[{i}]: not a Job, got {job!r}")
@@ -227,10 +294,23 @@ class AsrptInstance:
 
     @classmethod
     def from_dict(cls, data: dict[str, Any]) -> AsrptInstance:
+        """Build and validate an instance from :meth:`to_dict` output.
+
+        Unknown fields (top level, in the cluster, a job or a stage) are
+        refused, naming the field.
+        """
+        check_keys(data, FIELDS)
         fmt = require(data, "format")
         if fmt != FORMAT:
             raise InvalidInstanceError(f"format: expected {FORMAT!r}, got {fmt!r}")
-        c = require(data, "cluster")
+        c = check_keys(require(data, "cluster"), CLUSTER_FIELDS, "cluster")
+        raw_jobs = as_list(require(data, "jobs"), "jobs")
+        check_sizes(
+            len(raw_jobs),
+            require(c, "n_servers", "cluster"),
+            require(c, "gpus", "cluster"),
+            instance=True,
+        )
         cluster = Cluster(
             n_servers=require(c, "n_servers", "cluster"),
             gpus=require(c, "gpus", "cluster"),
@@ -238,11 +318,13 @@ class AsrptInstance:
             b_intra=require(c, "b_intra", "cluster"),
         )
         jobs = []
-        for i, d in enumerate(as_list(require(data, "jobs"), "jobs")):
+        for i, d in enumerate(raw_jobs):
             p = f"jobs[{i}]"
+            check_keys(d, JOB_FIELDS, p)
             stages = []
             for s, sd in enumerate(as_list(require(d, "stages", p), f"{p}.stages")):
                 q = f"{p}.stages[{s}]"
+                check_keys(sd, STAGE_FIELDS, q)
                 try:
                     stages.append(Stage(**{k: require(sd, k, q) for k in
                                            ("k", "pf", "pb", "d_in", "d_out", "h")}))  # fmt: skip
@@ -265,7 +347,7 @@ class AsrptInstance:
     def from_json(cls, text: str) -> AsrptInstance:
         try:
             data = json.loads(text)
-        except json.JSONDecodeError as exc:
+        except ValueError as exc:  # JSONDecodeError, or an int of > 4300 digits
             raise InvalidInstanceError(f"<json>: not valid JSON ({exc})") from exc
         return cls.from_dict(data)
 
@@ -377,6 +459,7 @@ def generate(
     n_jobs = as_int(n_jobs, "n_jobs", lo=1)
     n_servers = as_int(n_servers, "n_servers", lo=1)
     gpus_per_server = as_int(gpus_per_server, "gpus_per_server", lo=1)
+    check_sizes(n_jobs, n_servers, gpus_per_server)
     if single_gpu_share is not None:
         as_float(single_gpu_share, "single_gpu_share", lo=0.0, hi=1.0)
     as_float(scale, "scale", lo=0.0, lo_open=True)

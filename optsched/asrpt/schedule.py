@@ -14,7 +14,13 @@ from typing import Any
 
 import numpy as np
 
-from optsched.core.errors import InvalidInstanceError
+from optsched.core.errors import InvalidScheduleError
+from optsched.core.validate import (
+    plain,
+    schedule_fields,
+    schedule_ints,
+    schedule_json,
+)
 
 
 @dataclass(frozen=True)
@@ -27,23 +33,60 @@ class AsrptSchedule:
     meta: dict[str, Any] = field(default_factory=dict, compare=False)
 
     def to_dict(self) -> dict[str, Any]:
+        """Plain-JSON representation (``meta`` omitted: traces only).
+
+        Values are written as stored (no cast: a start of 0.5, ``True`` or
+        ``"2"`` is written as such and :meth:`from_dict` refuses it).
+        """
         return {
-            "start": [int(t) for t in self.start],
-            "servers": [list(map(int, s)) for s in self.servers],
-            "x": [np.asarray(a).tolist() for a in self.x],
+            "start": [plain(t) for t in self.start],
+            "servers": [plain(list(s)) for s in self.servers],
+            "x": [plain(np.asarray(a)) for a in self.x],
         }
 
     def to_json(self) -> str:
+        """Serialise to JSON (:meth:`to_dict`)."""
         return json.dumps(self.to_dict())
 
     @classmethod
+    def from_dict(cls, data: Any) -> AsrptSchedule:
+        """Read :meth:`to_dict` output, refusing what it would not write.
+
+        ``start`` must be a list of integers, ``servers`` a list of integer
+        lists and ``x`` a list of two-level integer lists (``[]`` reads as
+        ``(0, len(servers[i]))``).  Counts and ranges are the checker's.
+
+        Raises
+        ------
+        InvalidScheduleError
+            Naming the field, e.g. ``"start[3]: must be an integer, got
+            0.5"``: unknown or missing keys, a bool, string or float where an
+            integer is expected, ragged or wrongly nested lists.
+        """
+        d = schedule_fields(data, ("start", "servers", "x"))
+        start = schedule_ints(d["start"], "start", 1)
+        servers = [
+            schedule_ints(s, f"servers[{i}]", 1)
+            for i, s in enumerate(_json_list(d["servers"], "servers"))
+        ]
+        x = []
+        for i, a in enumerate(_json_list(d["x"], "x")):
+            cols = len(servers[i]) if a == [] and i < len(servers) else None
+            x.append(schedule_ints(a, f"x[{i}]", 2, shape=(None, cols)))
+        return cls(
+            tuple(int(t) for t in start),
+            tuple(tuple(int(m) for m in s) for s in servers),
+            tuple(x),
+        )
+
+    @classmethod
     def from_json(cls, text: str) -> AsrptSchedule:
-        try:
-            d = json.loads(text)
-            return cls(
-                tuple(d["start"]),
-                tuple(tuple(s) for s in d["servers"]),
-                tuple(np.asarray(a) for a in d["x"]),
-            )
-        except (json.JSONDecodeError, KeyError, TypeError) as exc:
-            raise InvalidInstanceError(f"<schedule json>: {exc}") from exc
+        """Parse :meth:`to_json` output (:meth:`from_dict`; same errors)."""
+        return cls.from_dict(schedule_json(text))
+
+
+def _json_list(value: Any, name: str) -> list[Any]:
+    """``value`` if it is a JSON list, else InvalidScheduleError naming ``name``."""
+    if type(value) is not list:
+        raise InvalidScheduleError(f"{name}: must be a list, got {value!r:.60}")
+    return value

@@ -3,6 +3,7 @@
 from .errors import (
     InfeasibleScheduleError,
     InvalidInstanceError,
+    InvalidScheduleError,
     OptschedError,
     SolverError,
 )
@@ -12,6 +13,7 @@ __all__ = [
     "PAPERS",
     "InfeasibleScheduleError",
     "InvalidInstanceError",
+    "InvalidScheduleError",
     "OfflineResult",
     "OptschedError",
     "Paper",

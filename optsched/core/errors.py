@@ -15,6 +15,16 @@ class InvalidInstanceError(OptschedError, ValueError):
     """
 
 
+class InvalidScheduleError(OptschedError, ValueError):
+    """A schedule file (JSON) is malformed: a field is missing, unknown or mistyped.
+
+    Raised by the schedule classes' ``from_json`` / ``from_dict`` before any
+    checking: the message names the field and the offending value, e.g.
+    ``"start[3]: must be an integer, got 0.5"``.  A well-formed schedule that
+    violates a constraint is an :class:`InfeasibleScheduleError` instead.
+    """
+
+
 class InfeasibleScheduleError(OptschedError):
     """A schedule violates one of the paper's constraints.
 

@@ -22,10 +22,12 @@ into the rows by :func:`optimum_columns`.
 
 from __future__ import annotations
 
-import dataclasses
 import datetime as _dt
+import difflib
+import errno
 import hashlib
 import importlib
+import io
 import itertools
 import math
 import os
@@ -40,7 +42,7 @@ from typing import Any
 import pandas as pd
 from matplotlib.figure import Figure
 
-from . import sweep
+from . import horizon, sweep
 from .ratio import ratio_columns
 from .registry import OfflineResult, get_paper
 
@@ -239,12 +241,11 @@ _OPTIMA: dict[tuple[str, str, float | None, tuple], OfflineResult] = {}
 def until_done(inst: Any, makespan: int) -> Any:
     """``inst`` with ``T = max(T, makespan)`` (the papers' "T large enough").
 
-    For instance dataclasses with an ``n_slots`` field (edgecloud, okita):
-    a schedule that runs past ``T`` is checked on the extended instance.
+    A thin alias of the core horizon rule,
+    :func:`optsched.core.horizon.extend` (use :func:`optsched.core.horizon.fit`
+    with the schedules themselves in new code).
     """
-    if makespan <= inst.n_slots:
-        return inst
-    return dataclasses.replace(inst, n_slots=int(makespan))
+    return horizon.extend(inst, int(makespan))[0]
 
 
 def optimum(
@@ -390,12 +391,57 @@ def default_file_mode() -> int:
     return 0o666 & ~mask
 
 
+def _claims_text(claims: pd.DataFrame) -> pd.DataFrame:
+    """``claims`` as read back from its CSV (all strings), without ``date``."""
+    back = pd.read_csv(
+        io.StringIO(claims.to_csv(index=False)), dtype=str, keep_default_na=False
+    )
+    return back.drop(columns=["date"], errors="ignore")
+
+
+def record_claims(claims: pd.DataFrame, folder: Path | str, name: str) -> bool:
+    """Keep ``claims`` as ``folder/<name>.claims.csv`` unless only the date changed.
+
+    The recorded claims are committed (``paper_figures/claims``): a re-run
+    that reproduces every claim, paper value, status, mode and command leaves
+    the file untouched (bytes and mtime), so that ``git status`` shows only
+    real changes.  Any other difference, or a missing or unreadable file,
+    rewrites it atomically (:func:`write_atomic`).
+
+    Parameters
+    ----------
+    claims
+        A claims table (:data:`CLAIM_COLUMNS`), e.g. ``ExperimentResult.claims``.
+    folder
+        The claims folder of the paper (``paper_figures/claims/<key>``).
+    name
+        The figure's name; the file is ``<name>.claims.csv``.
+
+    Returns
+    -------
+    bool
+        True when the file was (re)written, False when it was left as it was.
+    """
+    path = Path(folder) / f"{name}.claims.csv"
+    if path.is_file():
+        try:
+            old = pd.read_csv(path, dtype=str, keep_default_na=False)
+        except (OSError, ValueError):  # unreadable or not a CSV: rewrite it
+            old = None
+        if old is not None:
+            old = old.drop(columns=["date"], errors="ignore")
+            if old.equals(_claims_text(claims)):
+                return False
+    write_atomic(Path(folder), {path.name: lambda f: claims.to_csv(f, index=False)})
+    return True
+
+
 def run(
     spec: Experiment,
     *,
     quick: bool = False,
     out: Path | str | None = None,
-    workers: int | None = None,
+    workers: int | None = 1,
     scheduler: Any = None,
     progress: bool = True,
     echo: bool = True,
@@ -413,8 +459,13 @@ def run(
     out
         Output folder (default ``paper_figures/out/<paper>`` under the
         current directory).
-    workers, scheduler
-        :func:`optsched.core.sweep.map` options (local processes or Dask).
+    workers
+        ``1`` = in this process (default, works in a plain script); ``N > 1``
+        or ``None`` (one per CPU) = a pool of spawned processes, which needs
+        the ``if __name__ == "__main__":`` guard in scripts.
+    scheduler
+        A Dask client or scheduler address: run on that cluster instead
+        (:func:`optsched.core.sweep.map`).
     progress
         tqdm bar.
     echo
@@ -496,20 +547,28 @@ def _natural(name: str) -> tuple:
 
 
 def get_spec(name: str) -> Experiment:
-    """The spec called ``name`` (also ``key/name``, or a unique prefix like ``fig5``
-    or ``edgecloud/fig9`` when several papers have a Fig. 9)."""
+    """The spec called ``name`` (also ``key/name``), or the one spec whose name
+    starts with ``name``: any unique prefix (``fig5``, ``fig5_perf``, or
+    ``edgecloud/fig9`` when several papers have a Fig. 9).  A prefix that
+    ends a word (``fig1`` before ``fig1_...``) wins over longer words
+    (``fig10_...``).  Raises ``KeyError`` saying ``ambiguous`` with the
+    candidates, or ``unknown`` with the closest names."""
     all_specs = specs()
     key, _, name = name.rpartition("/")
     if key:
         all_specs = {n: s for n, s in all_specs.items() if s.paper == key}
     if name in all_specs:
         return all_specs[name]
-    hits = [n for n in all_specs if n.startswith(name + "_")]
-    if len(hits) == 1:
-        return all_specs[hits[0]]
-    known = ", ".join(all_specs)
-    why = f"ambiguous ({', '.join(hits)})" if hits else "unknown"
-    raise KeyError(f"figure {name!r}: {why} (known: {known})")
+    for sep in ("_", ""):
+        hits = [n for n in all_specs if n.startswith(name + sep)]
+        if len(hits) == 1:
+            return all_specs[hits[0]]
+    label = f"{key}/{name}" if key else name
+    if hits:
+        raise KeyError(f"figure {label!r}: ambiguous (candidates: {', '.join(hits)})")
+    close = difflib.get_close_matches(name, all_specs, n=4, cutoff=0.5)
+    hint = f"did you mean {', '.join(close)}? " if close else ""
+    raise KeyError(f"figure {label!r}: unknown ({hint}all: optsched figure list)")
 
 
 # ---------------------------------------------------------------- report
@@ -535,9 +594,21 @@ def report(claims_dir: Path | str, readme: Path | str | None = None) -> str:
     and date) and command.  A spec without a claims file gets one row saying
     that no run is recorded, so the table always lists every figure.  With
     ``readme``, the block between :data:`REPORT_BEGIN` and :data:`REPORT_END`
-    in that file is replaced (appended when absent), atomically.
+    in that file is replaced (appended when absent), atomically.  A missing
+    ``claims_dir``, or one without any claims file, raises
+    ``FileNotFoundError`` naming it (``readme`` is left untouched).
     """
+    if not Path(claims_dir).is_dir():
+        raise FileNotFoundError(
+            errno.ENOENT,
+            "no claims folder (run from the repository root, or pass --claims)",
+            str(claims_dir),
+        )
     files = sorted(Path(claims_dir).rglob("*.claims.csv"))
+    if not files:
+        raise FileNotFoundError(
+            errno.ENOENT, "no *.claims.csv file in the claims folder", str(claims_dir)
+        )
     frames = [pd.read_csv(f, dtype=str, keep_default_na=False) for f in files]
     found = (
         pd.concat(frames, ignore_index=True)

@@ -15,15 +15,24 @@ ratio using the incumbent and the solver's dual bound:
 Instance ``j`` of a table with seed ``s`` is ``generate(seed=s + j, **size)``,
 so ``optsched generate KEY --seed s+j`` reproduces any row.
 
-Infeasible online schedules.  Some papers' online algorithms have no
-admission control and can break the instance: run past the horizon ``T``
-(Okita, A_online under heavy load) or, for Okita, leave a waiting job
-without a PS (strict (2c)).  Such an algorithm *declares* it in the
-schedule's ``meta`` (:data:`DECLARED`); the checker must then reject the
-schedule, and the row is kept with ``kind == "alg_infeasible"``, NaN
-objective and ratios, and the checker's message in ``infeasible`` (counted
-by :func:`summarize`).  A rejection the algorithm did not declare is a bug
-and raises.
+Horizon.  Some papers' online algorithms have no admission control and
+may run past the horizon ``T`` (Okita, A_online under heavy load).  The
+core horizon rule (:mod:`optsched.core.horizon`) applies: all algorithms
+of an instance run first, the instance is extended once to the largest
+makespan among them (:func:`optsched.core.horizon.fit`), the optimum is
+solved once on that instance and every schedule is checked on it.  Columns
+``horizon_extended`` (bool) and ``n_slots_used`` (the ``T`` the row's
+objectives and ratio refer to; None -- empty in a CSV -- for papers whose
+instances have no slot horizon: ``hetero``, ``asrpt``) report it;
+:func:`summarize` counts the extended rows.
+
+Infeasible online schedules.  Okita can also leave a waiting job without a
+PS (strict (2c)), which no horizon repairs.  Such an algorithm *declares*
+it in the schedule's ``meta`` (:data:`DECLARED`); the checker must then
+reject the schedule, and the row is kept with ``kind == "alg_infeasible"``,
+NaN objective and ratios, and the checker's message in ``infeasible``
+(counted by :func:`summarize`).  A rejection the algorithm did not declare
+is a bug and raises.
 """
 
 from __future__ import annotations
@@ -35,7 +44,7 @@ from typing import Any
 
 import pandas as pd
 
-from . import sweep
+from . import horizon, sweep
 from .errors import InfeasibleScheduleError, OptschedError, SolverError
 from .registry import Paper, get_paper
 
@@ -55,6 +64,8 @@ COLUMNS = [
     "ratio_lo",
     "ratio_hi",
     "kind",
+    "horizon_extended",
+    "n_slots_used",
     "alg_runtime_s",
     "opt_runtime_s",
     "infeasible",
@@ -62,7 +73,9 @@ COLUMNS = [
 
 #: ``schedule.meta`` keys by which an online algorithm declares that its
 #: schedule breaks the instance, with the value that means a violation.
-DECLARED = {"horizon_exceeded": True, "ps_every_slot": False}
+#: (A run past ``T`` is no violation: the horizon rule,
+#: :mod:`optsched.core.horizon`, checks it on the extended instance.)
+DECLARED = {"ps_every_slot": False}
 
 
 def declared_violation(sched: Any) -> str | None:
@@ -174,12 +187,17 @@ def _one_instance(task: tuple) -> list[dict[str, Any]]:
     key, j, seed, algorithms, time_limit, size = task
     paper = get_paper(key)
     inst = paper.generate(seed=seed, **size)
-    opt = paper.solve_offline(inst, time_limit=time_limit)
-    rows = []
+    runs = []
     for name in algorithms:
         t0 = time.perf_counter()
         sched = paper.run(name, inst)
-        runtime = time.perf_counter() - t0
+        runs.append((name, sched, time.perf_counter() - t0))
+    # the horizon rule: one instance every schedule fits, one optimum on it
+    inst, extended = horizon.fit(inst, *(sched for _, sched, _ in runs))
+    slots_used = horizon.n_slots(inst)
+    opt = paper.solve_offline(inst, time_limit=time_limit)
+    rows = []
+    for name, sched, runtime in runs:
         declared = declared_violation(sched)
         try:
             alg = float(paper.check(inst, sched).objective)
@@ -219,6 +237,8 @@ def _one_instance(task: tuple) -> list[dict[str, Any]]:
                 "opt_bound": opt.bound,
                 "opt_status": opt.status,
                 **cols,
+                "horizon_extended": extended,
+                "n_slots_used": slots_used,
                 "alg_runtime_s": runtime,
                 "opt_runtime_s": opt.runtime,
                 "infeasible": declared or "",
@@ -235,7 +255,7 @@ def ratios(
     seed: int = 0,
     algorithms: Sequence[str] | None = None,
     time_limit: float | None = 60.0,
-    workers: int | None = None,
+    workers: int | None = 1,
     scheduler: Any = None,
     progress: bool = True,
     **size: Any,
@@ -252,8 +272,13 @@ def ratios(
         Algorithm names (default: all of the paper's).
     time_limit
         Limit per offline solve (seconds); unproven solves give intervals.
-    workers, scheduler
-        Passed to :func:`optsched.core.sweep.map` (local processes or Dask).
+    workers
+        ``1`` = in this process (default, works in a plain script); ``N > 1``
+        or ``None`` (one per CPU) = a pool of spawned processes, which needs
+        the ``if __name__ == "__main__":`` guard in scripts.
+    scheduler
+        A Dask client or scheduler address: run on that cluster instead
+        (:func:`optsched.core.sweep.map`).
     progress
         tqdm progress bar.
     **size
@@ -264,6 +289,10 @@ def ratios(
     -------
     pandas.DataFrame
         One row per instance x algorithm, columns :data:`COLUMNS` + size keys.
+        Same seed, same table, except the wall-clock columns ``alg_runtime_s``
+        and ``opt_runtime_s`` (matched by
+        :data:`optsched.core.experiment.VOLATILE`): the only columns that vary
+        between runs.
     """
     p = paper if isinstance(paper, Paper) else get_paper(paper)
     algs = list(algorithms) if algorithms is not None else list(p.algorithms)
@@ -295,9 +324,16 @@ def summarize(df: pd.DataFrame) -> pd.DataFrame:
     ``kind`` ``alg_zero``/``opt_zero``) are counted in ``infinite`` instead of
     turning the mean into ``inf``; unproven solves count in ``interval``;
     schedules the checker rejected as their algorithm declared
-    (``kind == "alg_infeasible"``, module docstring) count in ``infeasible``.
+    (``kind == "alg_infeasible"``, module docstring) count in ``infeasible``;
+    rows checked on an instance whose horizon was extended (module
+    docstring) count in ``horizon_extended`` (0 without that column).
     """
     kind = df["kind"] if "kind" in df else pd.Series("proven", index=df.index)
+    extended = (
+        df["horizon_extended"].eq(True)
+        if "horizon_extended" in df
+        else pd.Series(False, index=df.index)
+    )
     finite = df[(kind == "proven") & df["ratio"].map(math.isfinite)]
     g = df.groupby(["paper", "algorithm"], sort=False)
     fg = finite.groupby(["paper", "algorithm"], sort=False)["ratio"]
@@ -314,6 +350,9 @@ def summarize(df: pd.DataFrame) -> pd.DataFrame:
             "infeasible": kind.groupby(
                 [df["paper"], df["algorithm"]], sort=False
             ).apply(lambda s: int((s == "alg_infeasible").sum())),
+            "horizon_extended": extended.groupby(
+                [df["paper"], df["algorithm"]], sort=False
+            ).apply(lambda s: int(s.sum())),
             "mean_ratio": fg.mean(),
             "median_ratio": fg.median(),
             "max_ratio": fg.max(),

@@ -9,6 +9,8 @@ from collections.abc import Callable, Mapping
 from dataclasses import dataclass, field
 from typing import Any
 
+from . import horizon
+
 #: key -> module that defines ``PAPER`` (a :class:`Paper`).  One line per paper.
 _SLICES: dict[str, str] = {
     "oasis": "optsched.oasis.paper",
@@ -136,7 +138,15 @@ class Paper:
     bound_value: Mapping[str, Callable[[Any], float]] = field(default_factory=dict)
 
     def run(self, name: str, inst: Any, **params: Any) -> Any:
-        """Run algorithm ``name`` on ``inst`` and return its schedule."""
+        """Run algorithm ``name`` on ``inst`` and return its schedule.
+
+        The schedule is returned as the algorithm made it.  An online
+        algorithm without admission control may need more slots than the
+        instance's horizon ``T`` (edgecloud, okita); by the horizon rule
+        (:mod:`optsched.core.horizon`) it is checked on the instance with
+        ``T`` extended to its makespan: ``p.check(p.fit_horizon(inst,
+        sched)[0], sched)`` (:meth:`fit_horizon`).
+        """
         try:
             fn = self.algorithms[name]
         except KeyError:
@@ -145,6 +155,16 @@ class Paper:
                 f"{self.key}: unknown algorithm {name!r} (known: {known})"
             ) from None
         return fn(inst, **params)
+
+    def fit_horizon(self, inst: Any, *scheds: Any) -> tuple[Any, bool]:
+        """The instance every schedule of ``scheds`` fits, and whether ``T`` grew.
+
+        :func:`optsched.core.horizon.fit`: ``inst`` itself when no schedule
+        runs past ``T`` (or the paper has no slot horizon), else ``inst``
+        with ``n_slots`` extended to the largest makespan.  Check the
+        schedules, and solve the optimum they are compared with, on it.
+        """
+        return horizon.fit(inst, *scheds)
 
 
 def get_paper(key: str) -> Paper:

@@ -346,3 +346,139 @@ class PersistentLP:
         res = self._opt.solve(self.model, **kwargs)
         runtime = time.perf_counter() - start
         return _finish(self.model, res, runtime, duals=True)
+
+
+# ------------------------------------------------------------------ deadlines
+class DeadlineExceeded(Exception):
+    """The time limit of a ``solve_offline`` call passed while building its model.
+
+    Internal: raised by :meth:`Deadline.check` inside model building and
+    caught by the ``solve_offline`` that owns the :class:`Deadline`, which
+    then returns status ``time_limit``.
+    """
+
+    def __init__(self, where: str = "") -> None:
+        super().__init__(f"time limit reached while {where or 'building the model'}")
+        self.where = where
+
+
+class Deadline:
+    """Wall-clock budget of one ``solve_offline`` call, model building included.
+
+    Measured from construction (or from ``began``, a ``time.perf_counter()``
+    value).  Model builders call :meth:`check` at loop granularity (one
+    ``time.perf_counter()`` call), wrap Pyomo rules with :meth:`rule` (a rule
+    must not raise: Pyomo logs the exception as an error) and give HiGHS
+    :meth:`remaining` seconds.
+
+    Parameters
+    ----------
+    time_limit
+        Seconds (None = no limit: :meth:`check` never raises).
+    began
+        Start of the budget (default: now).
+    """
+
+    def __init__(self, time_limit: float | None, *, began: float | None = None) -> None:
+        if time_limit is not None:
+            time_limit = float(time_limit)
+            if math.isnan(time_limit) or time_limit < 0:
+                raise ValueError(
+                    f"time_limit: must be a number of seconds >= 0, got {time_limit!r}"
+                )
+        self.time_limit = time_limit
+        self.began = time.perf_counter() if began is None else float(began)
+        self._end = math.inf if time_limit is None else self.began + time_limit
+        self.hit = False
+
+    def elapsed(self) -> float:
+        """Seconds since the start of the budget."""
+        return time.perf_counter() - self.began
+
+    def remaining(self) -> float | None:
+        """Seconds left (>= 0), or None without a limit."""
+        if self.time_limit is None:
+            return None
+        return max(0.0, self._end - time.perf_counter())
+
+    def expired(self) -> bool:
+        """Whether the budget is used up (remembered in :attr:`hit`)."""
+        if not self.hit and time.perf_counter() >= self._end:
+            self.hit = True
+        return self.hit
+
+    def check(self, where: str = "") -> None:
+        """Raise :class:`DeadlineExceeded` when the budget is used up."""
+        if self.expired():
+            raise DeadlineExceeded(where)
+
+    def iterate(self, items: Any, where: str = "", every: int = 256) -> Any:
+        """Yield ``items``, calling :meth:`check` before every ``every``-th one."""
+        for n, item in enumerate(items):
+            if n % every == 0:
+                self.check(where)
+            yield item
+
+    def rule(self, fn: Any, where: str = "") -> Any:
+        """A Pyomo constraint rule that skips its rows once the budget is used up.
+
+        After the component is constructed, call :meth:`check` (the skipped
+        rows make the model incomplete, so it must not be solved).
+        """
+
+        def wrapped(*args: Any) -> Any:
+            if self.expired():
+                return pyo.Constraint.Skip
+            return fn(*args)
+
+        return wrapped
+
+    def constraint(self, *args: Any, rule: Any, **kwargs: Any) -> pyo.Constraint:
+        """``pyo.Constraint(*args, rule=self.rule(rule), **kwargs)`` after a :meth:`check`.
+
+        A model builder that creates every rule-based component this way
+        stops at the first component after the budget ran out; it calls
+        :meth:`check` once more at its end.
+        """
+        self.check(kwargs.get("name") or "building the model")
+        return pyo.Constraint(*args, rule=self.rule(rule), **kwargs)
+
+
+def timed_out(
+    deadline: Deadline,
+    bound: float,
+    schedule: Any = None,
+    objective: float = math.nan,
+) -> Any:
+    """The ``OfflineResult`` of a ``solve_offline`` whose budget ran out before HiGHS.
+
+    Status ``time_limit``, ``runtime`` measured by ``deadline``, the checked
+    ``schedule`` (e.g. the best online schedule, computed as the MIP start)
+    as incumbent with its checker ``objective`` (NaN without one), and a
+    valid ``bound`` that needs no solve.
+    """
+    from .registry import OfflineResult
+
+    if schedule is None:
+        objective = math.nan
+    return OfflineResult(
+        float(objective), float(bound), "time_limit", deadline.elapsed(), schedule
+    )
+
+
+def keep_better(result: Any, sense: str, schedule: Any, objective: float) -> Any:
+    """``result`` with ``schedule`` as incumbent when HiGHS stopped at its limit
+    without one, or with a worse one (a MIP start it did not reach or use).
+
+    ``schedule`` is checked, ``objective`` its checker value; results other
+    than ``time_limit`` are returned unchanged.
+    """
+    from dataclasses import replace
+
+    if schedule is None or result.status != "time_limit" or math.isnan(objective):
+        return result
+    have = result.objective
+    better = objective > have if sense == "max" else objective < have
+    if math.isnan(have) or better:
+        return replace(result, objective=float(objective), schedule=schedule)
+    return result

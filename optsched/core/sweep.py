@@ -9,12 +9,18 @@ from __future__ import annotations
 import contextlib
 import multiprocessing as mp
 import os
+import signal
 import sys
 from collections.abc import Callable, Iterable, Iterator
 from concurrent.futures import Executor, ProcessPoolExecutor
 from typing import Any
 
-from tqdm.auto import tqdm
+# not ``tqdm.auto``: in a Jupyter kernel without ipywidgets it warns on import
+# (a TqdmWarning with the venv's path in every notebook's output), and the bar
+# is drawn only when stderr is a terminal, which a notebook's never is.
+from tqdm import tqdm
+
+from .errors import OptschedError
 
 
 def _bar(total: int, progress: bool, desc: str):
@@ -59,7 +65,12 @@ def map(  # noqa: A001 - the module is used as ``sweep.map``
     with contextlib.ExitStack() as stack, _bar(len(tasks), progress, desc) as bar:
         if pool is None:  # this call's own pool (None: run here)
             pool = stack.enter_context(local_pool(workers, len(tasks)))
-        for r in (fn(t) for t in tasks) if pool is None else pool.map(fn, tasks):
+        if pool is None:
+            results: Iterable[Any] = (fn(t) for t in tasks)
+        else:
+            with _sigint_blocked():  # the workers spawned here start deaf to Ctrl-C
+                results = pool.map(fn, tasks)
+        for r in results:
             out.append(r)
             bar.update()
     return out
@@ -78,6 +89,11 @@ def local_pool(
     ``None`` when that is one process (run in this process).  Results are
     the same as with a pool per call (tasks are independent and returned in
     order).
+
+    The workers ignore SIGINT (a terminal's Ctrl-C reaches the whole process
+    group): only this process sees ``KeyboardInterrupt``; the pool is then
+    stopped at once (queued tasks dropped, running ones terminated) instead
+    of waiting for the running tasks.
     """
     n = workers or os.cpu_count() or 1
     if tasks is not None:
@@ -85,8 +101,56 @@ def local_pool(
     if n <= 1:
         yield None
         return
-    with ProcessPoolExecutor(max_workers=n, mp_context=mp.get_context("spawn")) as p:
-        yield p
+    pool = ProcessPoolExecutor(
+        max_workers=n, mp_context=mp.get_context("spawn"), initializer=_ignore_sigint
+    )
+    try:
+        yield pool
+    except KeyboardInterrupt:
+        _terminate(pool)
+        raise
+    finally:
+        pool.shutdown(wait=True)
+
+
+def _ignore_sigint() -> None:
+    """Pool initializer: a worker ignores Ctrl-C (its parent handles it)."""
+    signal.signal(signal.SIGINT, signal.SIG_IGN)
+    if hasattr(signal, "pthread_sigmask"):
+        signal.pthread_sigmask(signal.SIG_UNBLOCK, {signal.SIGINT})
+
+
+@contextlib.contextmanager
+def _sigint_blocked() -> Iterator[None]:
+    """Block SIGINT in this thread while pool workers are spawned.
+
+    A spawned worker inherits the blocked mask, so a Ctrl-C while it imports
+    (before :func:`_ignore_sigint` runs) cannot print a traceback from it; a
+    SIGINT that arrives meanwhile is delivered here on unblocking.
+    """
+    if not hasattr(signal, "pthread_sigmask"):  # pragma: no cover - Windows
+        yield
+        return
+    old = signal.pthread_sigmask(signal.SIG_BLOCK, {signal.SIGINT})
+    try:
+        yield
+    finally:
+        signal.pthread_sigmask(signal.SIG_SETMASK, old)
+
+
+def _terminate(pool: ProcessPoolExecutor) -> None:
+    """Stop ``pool`` now: drop the queued tasks, terminate the running ones."""
+    # the worker processes: no public API before Python 3.14 (terminate_workers)
+    procs = list((getattr(pool, "_processes", None) or {}).values())
+    pool.shutdown(wait=False, cancel_futures=True)
+    for proc in procs:
+        proc.terminate()
+    for proc in procs:
+        proc.join(timeout=5)
+
+
+#: Seconds to wait for a Dask scheduler given by address before giving up.
+DASK_CONNECT_TIMEOUT = 5.0
 
 
 def _dask_map(fn, tasks, scheduler, progress, desc):
@@ -97,7 +161,16 @@ def _dask_map(fn, tasks, scheduler, progress, desc):
             "a Dask scheduler needs: pip install 'optsched[dask]'"
         ) from exc
     own = not isinstance(scheduler, Client)
-    client = Client(scheduler) if own else scheduler
+    if own:
+        try:
+            client = Client(scheduler, timeout=DASK_CONNECT_TIMEOUT)
+        except (OSError, TimeoutError) as exc:
+            raise OptschedError(
+                f"Dask scheduler {scheduler!r}: cannot connect within "
+                f"{DASK_CONNECT_TIMEOUT:g} s ({exc})"
+            ) from exc
+    else:
+        client = scheduler
     try:
         futures = client.map(fn, tasks, pure=False)
         with _bar(len(tasks), progress, desc) as bar:

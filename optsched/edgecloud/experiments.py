@@ -10,13 +10,14 @@ and, optionally, the generator keywords of :data:`GENERATOR_KEYS`.
 
 Horizon.  The paper takes ``T`` "large enough to complete all jobs"; the
 algorithms never look at ``T``, and at the paper's scale the edge-only
-schemes run far past the generator's ``T = 240`` (docs/edgecloud.md).  So
-every schedule is checked against the same instance with ``T`` extended to
-the makespan (:func:`until_done`; column ``past_T`` says it was needed), and
-the offline bounds of Figs. 12-13 are solved on the instance with ``T``
+schemes run far past the generator's ``T = 240`` (docs/edgecloud.md).  So,
+by the core horizon rule (:mod:`optsched.core.horizon`, the same rule as
+the ratio harness and the worst-case search), every schedule is checked
+against the same instance with ``T`` extended to the makespan
+(:func:`~optsched.core.horizon.fit`; column ``past_T`` says it was needed),
+and the offline bounds of Figs. 12-13 are solved on the instance with ``T``
 extended to A_online's makespan, the same instance its schedule is checked
-on.  The ratio harness (``optsched ratios``) stays strict instead: a
-schedule past ``T`` is infeasible for that instance.
+on.
 """
 
 from __future__ import annotations
@@ -29,6 +30,7 @@ import pandas as pd
 from matplotlib.figure import Figure
 
 import optsched
+from optsched.core import horizon
 from optsched.core.errors import SolverError
 from optsched.core.experiment import (
     Cells,
@@ -82,13 +84,14 @@ def checked_run(p, inst: EdgeCloudInstance, scheme: str, speed: float = 1.0):
     """Run ``scheme`` (at ``speed``), check it on the instance extended to its makespan.
 
     Returns ``(sched, runtime_s, evaluation, checked_instance)``; the
-    checked instance is :func:`sped_up` ``(until_done(inst, makespan), speed)``.
+    checked instance is :func:`sped_up` of ``horizon.fit(inst, sched)``'s instance
+    (:mod:`optsched.core.horizon`).
     """
     kw = {"speed": speed} if speed != 1.0 else {}
     t0 = time.perf_counter()
     sched = p.run(scheme, inst, **kw)
     runtime = time.perf_counter() - t0
-    done = until_done(inst, int(sched.meta["makespan"]))
+    done, _ = horizon.fit(inst, sched)
     return sched, runtime, p.check(sped_up(done, speed), sched), done
 
 
@@ -153,7 +156,7 @@ def jct_rate(task: dict[str, Any]) -> list[dict[str, Any]]:
     ``jct_rate`` is the total JCT over SRTF's on the same instance (Sec. V-A,
     "Metrics"), ``preemptions`` the checker's count (a chunk resuming after
     a gap), ``cloud_jobs`` the jobs with a chunk in the cloud, ``past_T``
-    whether the schedule needed the extended horizon (:func:`until_done`).
+    whether the schedule needed the extended horizon (:mod:`optsched.core.horizon`).
     """
     p, inst = _generate(task)
     schemes = tuple(task.get("schemes", SCHEMES))
@@ -358,7 +361,7 @@ def competitive_ratio(task: dict[str, Any]) -> list[dict[str, Any]]:
     ``alg_objective`` is the checker's total JCT of A_online run with
     ``(1 + eps)``-speed workers (Definition 1); the offline problems are at
     speed 1 on the instance extended to A_online's speed-1 makespan
-    (:func:`until_done`), so the denominators are the same for every
+    (:func:`optsched.core.horizon.fit`), so the denominators are the same for every
     ``eps``.  Two denominators, as separate columns:
 
     * the paper's: ``paper_ratio = ALG / paper_bound`` (ILP (4), ``zeta = 1``;
@@ -375,7 +378,7 @@ def competitive_ratio(task: dict[str, Any]) -> list[dict[str, Any]]:
     """
     p, inst = _generate(task)
     base_sched = p.run("a_online", inst)
-    done = until_done(inst, int(base_sched.meta["makespan"]))
+    done, _ = horizon.fit(inst, base_sched)
     bound = paper_bound(done, task["paper_time_limit"])
     opt = optimum("edgecloud", done, time_limit=task["time_limit"])
     if bound["paper_bound_lb"] > opt.objective * (1 + 1e-6) + 1e-6:

@@ -37,11 +37,76 @@ from typing import Any
 import numpy as np
 
 from optsched.core.errors import InvalidInstanceError
-from optsched.core.validate import as_float, as_int, as_int_vector, as_list, require
+from optsched.core.validate import (
+    as_float,
+    as_int,
+    as_int_vector,
+    as_list,
+    as_size,
+    check_keys,
+    check_memory,
+    require,
+)
 
 FORMAT = "optsched.edgecloud/1"
 EPS = 1e-9
 MB_TO_MBIT = 8.0  # q_j in MB, b_j in Mbps: q_j / b_j = 8 q_j / b_j seconds
+
+# Limits (docs/edgecloud.md, "Limits").  Far above the paper's sizes (300
+# jobs, 100 edge servers, T = 240, 8-10 types, 8 workers a server); they
+# refuse a typo such as ``n_slots = 1e9`` before anything is allocated.
+#: Largest horizon ``T``; also the largest upload delay ``Delta_js`` (slots).
+MAX_SLOTS = 100_000
+#: Most jobs ``J``.
+MAX_JOBS = 100_000
+#: Most edge servers (the cloud comes in addition).
+MAX_SERVERS = 10_000
+#: Most worker types, and most PS types.
+MAX_TYPES = 1_000
+#: Most workers (and most PSs) of one edge server, all types together.
+MAX_UNITS = 10_000
+#: Largest ``D_j``, ``B_j``, ``E_j``.
+MAX_COUNT = 1_000_000
+#: Largest training time ``E_j B_j / n_j`` of one chunk, in slots (both
+#: values of ``zeta``): keeps :attr:`EdgeCloudInstance.chunk_slots` finite and
+#: exact as int64 (extreme finite floats, e.g. ``bandwidth_mbps = 5e-324``,
+#: would overflow to ``inf`` there).
+MAX_CHUNK_SLOTS = 1e15
+#: Shortest training time of one chunk, in slots (``zeta = 1``): below it
+#: ``ceil(E_j B_j / n_j - 1e-9)`` would round a chunk's training to 0 slots
+#: (e.g. ``slot_hours = 1e308``).
+MIN_CHUNK_SLOTS = 1e-6
+#: Top-level fields of the JSON form (``to_dict``).
+FIELDS = (
+    "format",
+    "n_slots",
+    "slot_hours",
+    "n_worker_types",
+    "n_ps_types",
+    "servers",
+    "jobs",
+)
+#: Fields of one edge server in the JSON form.
+SERVER_FIELDS = ("workers", "ps", "storage_mb")
+
+
+def check_sizes(n_jobs: int, n_servers: int, n_slots: int, n_chunks: int = 0) -> None:
+    """Refuse sizes above the documented limits, before anything is allocated.
+
+    Per field: ``T <= MAX_SLOTS``, ``J <= MAX_JOBS``, edge servers ``<=
+    MAX_SERVERS``.  Together, the checker's dense arrays -- edge occupancy
+    ``(S_e, T + 1)``, delays ``(J, S_e + 1)`` and about four per-chunk arrays
+    (``n_chunks = sum_j D_j``), 8 bytes an entry -- must stay within
+    ``core.validate.MAX_BYTES`` (2 GiB).
+    """
+    J = as_size(n_jobs, "n_jobs", MAX_JOBS, why="MAX_JOBS")
+    S_e = as_size(n_servers, "n_servers", MAX_SERVERS, why="MAX_SERVERS")
+    T = as_size(n_slots, "n_slots", MAX_SLOTS, lo=1, why="MAX_SLOTS")
+    check_memory(
+        8 * (S_e * (T + 1) + J * (S_e + 1) + 4 * n_chunks),
+        f"n_servers x n_slots + n_jobs x n_servers + 4 x chunks = {S_e} x {T} + "
+        f"{J} x {S_e + 1} + 4 x {n_chunks} (checker arrays, 8 bytes each)",
+    )
 
 
 def throughput(
@@ -170,16 +235,21 @@ class Job:
 def _check_job(job: Job, p: str, T: int, S: int, n_wt: int, n_pt: int) -> None:
     """Validate one job (``p`` is its field prefix, ``S`` counts the cloud)."""
     as_int(job.arrival, f"{p}.arrival (r_j)", lo=1, hi=T)
-    as_int(job.chunks, f"{p}.chunks (D_j)", lo=1)
-    as_int(job.minibatches, f"{p}.minibatches (B_j)", lo=1)
-    as_int(job.epochs, f"{p}.epochs (E_j)", lo=1)
+    as_int(job.chunks, f"{p}.chunks (D_j)", lo=1, hi=MAX_COUNT)
+    as_int(job.minibatches, f"{p}.minibatches (B_j)", lo=1, hi=MAX_COUNT)
+    as_int(job.epochs, f"{p}.epochs (E_j)", lo=1, hi=MAX_COUNT)
     as_float(job.minibatch_hours, f"{p}.minibatch_hours (m_j)", lo=0.0, lo_open=True)
     as_float(job.update_ms, f"{p}.update_ms (G_j)", lo=0.0)
     as_float(job.model_mb, f"{p}.model_mb (q_j)", lo=0.0)
     as_float(job.bandwidth_mbps, f"{p}.bandwidth_mbps (b_j)", lo=0.0, lo_open=True)
     as_int(job.worker_type, f"{p}.worker_type", lo=0, hi=n_wt - 1)
     as_int(job.ps_type, f"{p}.ps_type", lo=0, hi=n_pt - 1)
-    as_int_vector(job.delay, f"{p}.delay (Delta_js)", S)
+    delay = as_int_vector(job.delay, f"{p}.delay (Delta_js)", S)
+    for s, d in enumerate(delay):
+        if d > MAX_SLOTS:
+            raise InvalidInstanceError(
+                f"{p}.delay (Delta_js)[{s}]: must be <= {MAX_SLOTS} (MAX_SLOTS), got {d}"
+            )
     if not isinstance(job.model, str):
         raise InvalidInstanceError(f"{p}.model: must be a string, got {job.model!r}")
     as_float(job.chunk_mb, f"{p}.chunk_mb (u_j)", lo=0.0)
@@ -212,15 +282,30 @@ class EdgeCloudInstance:
     meta: dict[str, Any] = field(default_factory=dict, compare=False, repr=False)
 
     def __post_init__(self) -> None:
-        T = as_int(self.n_slots, "n_slots", lo=1)
-        n_wt = as_int(self.n_worker_types, "n_worker_types", lo=1)
-        n_pt = as_int(self.n_ps_types, "n_ps_types", lo=1)
+        T = as_size(self.n_slots, "n_slots", MAX_SLOTS, lo=1, why="MAX_SLOTS")
+        n_wt = as_size(
+            self.n_worker_types, "n_worker_types", MAX_TYPES, lo=1, why="MAX_TYPES"
+        )
+        n_pt = as_size(self.n_ps_types, "n_ps_types", MAX_TYPES, lo=1, why="MAX_TYPES")
         as_float(self.slot_hours, "slot_hours", lo=0.0, lo_open=True)
+        if not isinstance(self.servers, tuple | list) or not isinstance(
+            self.jobs, tuple | list
+        ):
+            raise InvalidInstanceError("servers, jobs: must be lists")
+        check_sizes(len(self.jobs), len(self.servers), T)
         for s, srv in enumerate(self.servers):
             if not isinstance(srv, Server):
                 raise InvalidInstanceError(f"servers[{s}]: not a Server, got {srv!r}")
-            as_int_vector(srv.workers, f"servers[{s}].workers", n_wt)
-            as_int_vector(srv.ps, f"servers[{s}].ps", n_pt)
+            for name, units, n in (
+                ("workers", srv.workers, n_wt),
+                ("ps", srv.ps, n_pt),
+            ):
+                counts = as_int_vector(units, f"servers[{s}].{name}", n)
+                if sum(counts) > MAX_UNITS:
+                    raise InvalidInstanceError(
+                        f"servers[{s}].{name}: at most {MAX_UNITS} in all (MAX_UNITS), "
+                        f"got {sum(counts)}"
+                    )
             if srv.storage_mb is not None:
                 as_float(srv.storage_mb, f"servers[{s}].storage_mb (U_s)", lo=0.0)
         S = len(self.servers) + 1
@@ -228,6 +313,25 @@ class EdgeCloudInstance:
             if not isinstance(job, Job):
                 raise InvalidInstanceError(f"jobs[{j}]: not a Job, got {job!r}")
             _check_job(job, f"jobs[{j}]", T, S, n_wt, n_pt)
+            with np.errstate(all="ignore"):  # overflow is what is being checked
+                work = np.float64(job.epochs * job.minibatches)
+                slots = float(work / np.float64(job.throughput(False, self.slot_hours)))
+                fast = float(work / np.float64(job.throughput(True, self.slot_hours)))
+            if not fast >= MIN_CHUNK_SLOTS:
+                raise InvalidInstanceError(
+                    f"jobs[{j}]: one chunk trains E_j B_j / n_j = {fast!r} slots in "
+                    f"the cloud, must be >= {MIN_CHUNK_SLOTS:g} (MIN_CHUNK_SLOTS; "
+                    "check minibatch_hours, update_ms and slot_hours)"
+                )
+            if not slots <= MAX_CHUNK_SLOTS:
+                raise InvalidInstanceError(
+                    f"jobs[{j}]: one chunk trains E_j B_j / n_j = {slots!r} slots, "
+                    f"must be <= {MAX_CHUNK_SLOTS:g} (MAX_CHUNK_SLOTS; check "
+                    "minibatch_hours, update_ms, model_mb, bandwidth_mbps, slot_hours)"
+                )
+        check_sizes(
+            len(self.jobs), len(self.servers), T, sum(j.chunks for j in self.jobs)
+        )
         arr = [job.arrival for job in self.jobs]
         if arr != sorted(arr):
             raise InvalidInstanceError(
@@ -350,13 +454,19 @@ class EdgeCloudInstance:
 
     @classmethod
     def from_dict(cls, data: dict[str, Any]) -> EdgeCloudInstance:
-        """Build and validate an instance from :meth:`to_dict` output."""
+        """Build and validate an instance from :meth:`to_dict` output.
+
+        Unknown fields (top level, in a server or in a job) are refused,
+        naming the field.
+        """
+        check_keys(data, FIELDS)
         fmt = require(data, "format")
         if fmt != FORMAT:
             raise InvalidInstanceError(f"format: expected {FORMAT!r}, got {fmt!r}")
         servers = []
         for s, d in enumerate(as_list(require(data, "servers"), "servers")):
             p = f"servers[{s}]"
+            check_keys(d, SERVER_FIELDS, p)
             servers.append(
                 Server(
                     workers=tuple(as_list(require(d, "workers", p), f"{p}.workers")),
@@ -367,6 +477,7 @@ class EdgeCloudInstance:
         jobs = []
         for j, d in enumerate(as_list(require(data, "jobs"), "jobs")):
             p = f"jobs[{j}]"
+            check_keys(d, (*_JOB_FIELDS, "model", "chunk_mb"), p)
             kw = {k: require(d, k, p) for k in _JOB_FIELDS}
             kw["delay"] = tuple(as_list(kw["delay"], f"{p}.delay (Delta_js)"))
             jobs.append(
@@ -386,7 +497,7 @@ class EdgeCloudInstance:
         """Parse and validate JSON text; errors raise InvalidInstanceError."""
         try:
             data = json.loads(text)
-        except json.JSONDecodeError as exc:
+        except ValueError as exc:  # JSONDecodeError, or an int of > 4300 digits
             raise InvalidInstanceError(f"<json>: not valid JSON ({exc})") from exc
         return cls.from_dict(data)
 
@@ -484,18 +595,25 @@ def generate(
         Draw ``U_s`` uniform in ``storage_range`` MB and ``u_j`` = dataset
         size / ``D_j`` (Sec. VI extension); off by default.
     """
+    check_sizes(n_jobs, n_servers, n_slots)
     rng = np.random.default_rng(seed)
     J = as_int(n_jobs, "n_jobs", lo=0)
     S_e = as_int(n_servers, "n_servers", lo=0)
     T = as_int(n_slots, "n_slots", lo=1)
     if max_chunks is not None:
-        as_int(max_chunks, "max_chunks", lo=1)
+        as_int(max_chunks, "max_chunks", lo=1, hi=MAX_COUNT)
+    for name, units in (
+        ("workers_per_server", workers_per_server),
+        ("ps_per_server", ps_per_server),
+    ):
+        for k, u in enumerate(units):
+            as_size(u, f"{name}[{k}]", MAX_UNITS, why="MAX_UNITS")
     as_float(slot_hours, "slot_hours", lo=0.0, lo_open=True)
     as_float(arrival_window, "arrival_window", lo=0.0, lo_open=True, hi=1.0)
     n_wt = int(rng.integers(8, 11)) if n_worker_types is None else n_worker_types
     n_pt = int(rng.integers(8, 11)) if n_ps_types is None else n_ps_types
-    as_int(n_wt, "n_worker_types", lo=1)
-    as_int(n_pt, "n_ps_types", lo=1)
+    as_size(n_wt, "n_worker_types", MAX_TYPES, lo=1, why="MAX_TYPES")
+    as_size(n_pt, "n_ps_types", MAX_TYPES, lo=1, why="MAX_TYPES")
     servers = []
     for _ in range(S_e):
         W = int(rng.choice(workers_per_server))

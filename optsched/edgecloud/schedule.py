@@ -23,8 +23,14 @@ from typing import Any
 
 import numpy as np
 
-from optsched.core.errors import InvalidInstanceError
-from optsched.core.validate import int_rows
+from optsched.core.validate import (
+    int_rows,
+    plain,
+    schedule_fields,
+    schedule_ints,
+    schedule_json,
+    schedule_str,
+)
 
 from .instance import EdgeCloudInstance
 
@@ -97,31 +103,50 @@ class EdgeCloudSchedule:
         return c
 
     def to_dict(self) -> dict[str, Any]:
-        """Plain-JSON representation."""
+        """Plain-JSON representation (``meta`` omitted: traces only).
+
+        Rows are written as stored (no cast: a fractional slot stays
+        fractional and :meth:`from_dict` refuses it); ``zeta`` is written
+        as 0/1 integers.
+        """
+        z = np.asarray(self.zeta)
         return {
-            "algorithm": self.algorithm,
-            "runs": np.asarray(self.runs).tolist(),
-            "ps": np.asarray(self.ps).tolist(),
-            "zeta": np.asarray(self.zeta).astype(int).tolist(),
+            "algorithm": plain(self.algorithm),
+            "runs": plain(np.asarray(self.runs)),
+            "ps": plain(np.asarray(self.ps)),
+            "zeta": plain(z.astype(np.int64) if z.dtype == bool else z),
         }
 
     def to_json(self) -> str:
-        """Serialise to JSON."""
+        """Serialise to JSON (:meth:`to_dict`)."""
         return json.dumps(self.to_dict())
 
     @classmethod
+    def from_dict(cls, data: Any) -> EdgeCloudSchedule:
+        """Read :meth:`to_dict` output, refusing what it would not write.
+
+        ``runs`` must be rows of 5 integers ``(job, chunk, slot, server,
+        worker)``, ``ps`` rows of 4 ``(job, slot, server, ps)``, ``zeta``
+        0/1 integers; index ranges are the checker's ((2k)).
+
+        Raises
+        ------
+        InvalidScheduleError
+            Naming the field: unknown or missing keys, a bool, string or
+            float where an integer is expected, rows of the wrong length.
+        """
+        d = schedule_fields(data, ("runs", "ps", "zeta"), ("algorithm",))
+        return cls(
+            runs=schedule_ints(d["runs"], "runs", 2, shape=(None, len(RUN_COLUMNS))),
+            ps=schedule_ints(d["ps"], "ps", 2, shape=(None, len(PS_COLUMNS))),
+            zeta=schedule_ints(d["zeta"], "zeta", 1, lo=0, hi=1).astype(bool),
+            algorithm=schedule_str(d.get("algorithm", ""), "algorithm"),
+        )
+
+    @classmethod
     def from_json(cls, text: str) -> EdgeCloudSchedule:
-        """Parse :meth:`to_json` output."""
-        try:
-            d = json.loads(text)
-            return cls(
-                runs=int_rows(d["runs"], 5),
-                ps=int_rows(d["ps"], 4),
-                zeta=np.asarray(d["zeta"], dtype=int).astype(bool),
-                algorithm=str(d.get("algorithm", "")),
-            )
-        except (KeyError, ValueError, TypeError) as exc:
-            raise InvalidInstanceError(f"schedule: malformed ({exc!r})") from exc
+        """Parse :meth:`to_json` output (:meth:`from_dict`; same errors)."""
+        return cls.from_dict(schedule_json(text))
 
 
 def cloud_only(inst: EdgeCloudInstance) -> EdgeCloudSchedule:

@@ -15,6 +15,10 @@ throughput ``rho*`` with the placement's **actual** workloads:
 * JCT (7) ``Lambda_i = T_i (l_i^[p] + l_i^[c])`` and objective (8)
   ``(1/S) sum_i Lambda_i``.
 
+An instance without jobs (``S = 0``, accepted as in every paper) has one
+placement, the empty ``0 x K`` one: (8c) is vacuous (no job to serve) and
+the objective is 0 (not the undefined mean of no JCTs).
+
 Order of the checks: ``sigma`` binary (8b), each worker at most once (8d),
 each job at least one worker (8b), all workers used (8c), workloads (8a).
 """
@@ -106,8 +110,8 @@ def check(inst: HeteroInstance, placement: HeteroPlacement) -> HeteroEvaluation:
     for i in range(S):
         if per_job[i] < 1:
             _fail("(8b)", f"job {i} ({inst.jobs[i].name}) has no worker")
-    # (8c) all workers participate
-    if int(sig.sum()) != K:
+    # (8c) all workers participate (vacuous without jobs: nothing to serve)
+    if S and int(sig.sum()) != K:
         idle = np.flatnonzero(per_worker == 0).tolist()
         _fail("(8c)", f"{int(sig.sum())} of {K} workers used; idle workers {idle}")
     # (8a) workloads: finite, >= 0, only on own workers, summing to |Pi_i|
@@ -151,7 +155,7 @@ def check(inst: HeteroInstance, placement: HeteroPlacement) -> HeteroEvaluation:
     with np.errstate(divide="ignore"):
         V = np.where(l_p > 0, size / l_p, np.inf)
     return HeteroEvaluation(
-        objective=float(jct.mean()),
+        objective=float(jct.mean()) if S else 0.0,  # no job: objective 0
         jct=jct,
         compute_latency=l_p,
         comm_latency=l_c,

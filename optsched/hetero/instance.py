@@ -43,12 +43,64 @@ from typing import Any
 import numpy as np
 
 from optsched.core.errors import InvalidInstanceError
-from optsched.core.validate import as_float, as_int, require
+from optsched.core.validate import (
+    as_float,
+    as_int,
+    as_size,
+    check_keys,
+    check_memory,
+    require,
+)
 
 FORMAT = "optsched.hetero/1"
 
 #: GPU types of the testbed (Sec. VI-A), in the order workers are laid out.
 GPU_TYPES = ("T4", "P100", "V100")
+
+# Limits (docs/hetero.md, "Limits").  Far above the paper's sizes (5 jobs,
+# 15-60 workers); they refuse a typo such as ``n_workers = 1e9`` before
+# anything is allocated.
+#: Most jobs ``S``.
+MAX_JOBS = 10_000
+#: Most workers ``K``.
+MAX_WORKERS = 10_000
+#: Most workers when ``generate`` targets a heterogeneity degree: the search
+#: over GPU counts tries every split of ``K`` into three types, ``O(K^2)``.
+MAX_WORKERS_TARGET_H = 1_000
+#: Range of every throughput ``rho_{i,k}`` (samples/s): keeps the JCT (7)
+#: finite and its integer conversions in range (``1e308`` overflowed there).
+THROUGHPUT_RANGE = (1e-6, 1e12)
+#: Top-level fields of the JSON form (``to_dict``).
+FIELDS = (
+    "format",
+    "jobs",
+    "workers",
+    "throughput",
+    "predicted",
+    "intra_gbps",
+    "inter_gbps",
+    "communication",
+    "meta",
+)
+#: Fields of one job and of one worker in the JSON form.
+JOB_FIELDS = ("name", "dataset_size", "epochs", "model_size_mb")
+WORKER_FIELDS = ("gpu", "node")
+
+
+def check_sizes(n_jobs: int, n_workers: int) -> None:
+    """Refuse sizes above the documented limits, before anything is allocated.
+
+    Per field: ``S <= MAX_JOBS``, ``K <= MAX_WORKERS``.  Together: the
+    throughput and predicted ``S x K`` matrices, kept as tuples of floats
+    (about 32 bytes an entry) and as numpy arrays (8 bytes), must stay within
+    ``core.validate.MAX_BYTES`` (2 GiB): ``2 x 40 S K`` bytes.
+    """
+    S = as_size(n_jobs, "n_jobs", MAX_JOBS, why="MAX_JOBS")
+    K = as_size(n_workers, "n_workers", MAX_WORKERS, why="MAX_WORKERS")
+    check_memory(
+        80 * S * K,
+        f"n_jobs x n_workers = {S} x {K} (throughput matrices, ~80 bytes an entry)",
+    )
 
 
 @dataclass(frozen=True)
@@ -231,7 +283,12 @@ def _matrix(
             )
         rows.append(
             tuple(
-                as_float(v, f"{name}[{i}][{k}]", lo=0.0, lo_open=True)
+                as_float(
+                    v,
+                    f"{name}[{i}][{k}]",
+                    lo=THROUGHPUT_RANGE[0],
+                    hi=THROUGHPUT_RANGE[1],
+                )
                 for k, v in enumerate(row)
             )
         )
@@ -282,13 +339,13 @@ class HeteroInstance:
     meta: dict[str, Any] = field(default_factory=dict, compare=False, repr=False)
 
     def __post_init__(self) -> None:
-        if not isinstance(self.jobs, tuple | list) or not self.jobs:
-            raise InvalidInstanceError(
-                f"jobs: must be a non-empty list, got {self.jobs!r}"
-            )
+        # an empty job list is accepted, as in every paper (nothing to place)
+        if not isinstance(self.jobs, tuple | list):
+            raise InvalidInstanceError(f"jobs: must be a list, got {self.jobs!r}")
         if not isinstance(self.workers, tuple | list):
             raise InvalidInstanceError(f"workers: must be a list, got {self.workers!r}")
         S, K = len(self.jobs), len(self.workers)
+        check_sizes(S, K)
         if K < S:
             raise InvalidInstanceError(
                 f"workers: need K >= S = {S} so every job gets a worker (8b), got K = {K}"
@@ -411,16 +468,26 @@ class HeteroInstance:
 
     @classmethod
     def from_dict(cls, data: dict[str, Any]) -> HeteroInstance:
-        """Build and validate an instance from :meth:`to_dict` output."""
+        """Build and validate an instance from :meth:`to_dict` output.
+
+        Unknown fields (top level, in a job or in a worker) and GPU types
+        outside :data:`GPU_TYPES` are refused, naming the field.
+        """
+        check_keys(data, FIELDS)
         fmt = require(data, "format")
         if fmt != FORMAT:
             raise InvalidInstanceError(f"format: expected {FORMAT!r}, got {fmt!r}")
         raw_jobs = require(data, "jobs")
         if not isinstance(raw_jobs, list):
             raise InvalidInstanceError(f"jobs: must be a list, got {raw_jobs!r}")
+        raw_workers = require(data, "workers")
+        if not isinstance(raw_workers, list):
+            raise InvalidInstanceError(f"workers: must be a list, got {raw_workers!r}")
+        check_sizes(len(raw_jobs), len(raw_workers))
         jobs = []
         for i, d in enumerate(raw_jobs):
             p = f"jobs[{i}]"
+            check_keys(d, JOB_FIELDS, p)
             jobs.append(
                 Job(
                     name=require(d, "name", p),
@@ -433,15 +500,18 @@ class HeteroInstance:
                     ),
                 )
             )
-        raw_workers = require(data, "workers")
-        if not isinstance(raw_workers, list):
-            raise InvalidInstanceError(f"workers: must be a list, got {raw_workers!r}")
         workers = []
         for k, d in enumerate(raw_workers):
             p = f"workers[{k}]"
+            check_keys(d, WORKER_FIELDS, p)
+            gpu = require(d, "gpu", p)
+            if gpu not in GPU_TYPES:
+                raise InvalidInstanceError(
+                    f"{p}.gpu: unknown GPU type {gpu!r} (known: {', '.join(GPU_TYPES)})"
+                )
             workers.append(
                 Worker(
-                    gpu=require(d, "gpu", p),
+                    gpu=gpu,
                     node=as_int(require(d, "node", p), f"{p}.node", lo=0),
                 )
             )
@@ -469,7 +539,7 @@ class HeteroInstance:
         """Parse and validate JSON text; errors raise InvalidInstanceError."""
         try:
             data = json.loads(text)
-        except json.JSONDecodeError as exc:
+        except ValueError as exc:  # JSONDecodeError, or an int of > 4300 digits
             raise InvalidInstanceError(f"<json>: not valid JSON ({exc})") from exc
         return cls.from_dict(data)
 
@@ -583,6 +653,12 @@ def generate(
     """
     as_int(n_jobs, "n_jobs", lo=1)
     as_int(n_workers, "n_workers", lo=1)
+    check_sizes(n_jobs, n_workers)
+    if heterogeneity is not None and n_workers > MAX_WORKERS_TARGET_H:
+        raise InvalidInstanceError(
+            f"n_workers: must be <= {MAX_WORKERS_TARGET_H} with a heterogeneity "
+            f"target (MAX_WORKERS_TARGET_H), got {n_workers}"
+        )
     if n_workers < n_jobs:
         raise InvalidInstanceError(
             f"n_workers: must be >= n_jobs = {n_jobs} (footnote 3), got {n_workers}"

@@ -2,8 +2,12 @@
 
 from __future__ import annotations
 
+import functools
 import time
+from collections.abc import Callable
 from typing import Any
+
+import numpy as np
 
 from optsched.core.registry import OfflineResult, Paper
 
@@ -21,6 +25,35 @@ from .instance import HeteroInstance, generate
 from .mutate import SEARCH_SPACE, mutate
 from .online import has, jps
 from .schedule import HeteroPlacement
+
+
+def _no_jobs_ok(
+    algorithm: Callable[..., HeteroPlacement],
+) -> Callable[..., HeteroPlacement]:
+    """``algorithm`` that answers an instance without jobs with the empty placement.
+
+    The paper's algorithms assume ``S >= 1`` (categories of Alg. 1, the
+    greedy's first worker per job); with no job the only placement is the
+    empty ``0 x K`` one (:mod:`optsched.hetero.check`), returned here.
+    """
+
+    @functools.wraps(algorithm)
+    def run(inst: HeteroInstance, *args: Any, **kwargs: Any) -> HeteroPlacement:
+        if inst.n_jobs == 0:
+            return _empty_placement(inst, algorithm.__name__)
+        return algorithm(inst, *args, **kwargs)
+
+    return run
+
+
+def _empty_placement(inst: HeteroInstance, algorithm: str) -> HeteroPlacement:
+    """The only placement of an instance without jobs (``0 x K`` arrays)."""
+    K = inst.n_workers
+    return HeteroPlacement(
+        sigma=np.zeros((0, K), dtype=np.int64),
+        workload=np.zeros((0, K)),
+        algorithm=algorithm,
+    )
 
 
 def solve_offline(
@@ -91,13 +124,16 @@ PAPER = Paper(
     schedule_type=HeteroPlacement,
     generate=generate,
     algorithms={
-        "has": has,
-        "jps": jps,
-        "optimus": optimus,
-        "optimus_lb": optimus_lb,
-        "exhaustive": exhaustive,
-        "gavel": gavel,
-        "las": las,
+        name: _no_jobs_ok(fn)
+        for name, fn in {
+            "has": has,
+            "jps": jps,
+            "optimus": optimus,
+            "optimus_lb": optimus_lb,
+            "exhaustive": exhaustive,
+            "gavel": gavel,
+            "las": las,
+        }.items()
     },
     check=check,
     solve_offline=solve_offline,

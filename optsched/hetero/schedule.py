@@ -9,7 +9,15 @@ from typing import Any
 
 import numpy as np
 
-from optsched.core.errors import InvalidInstanceError
+from optsched.core.validate import (
+    plain,
+    schedule_fields,
+    schedule_floats,
+    schedule_ints,
+    schedule_json,
+    schedule_shape,
+    schedule_str,
+)
 
 from .instance import HeteroInstance
 
@@ -106,34 +114,64 @@ class HeteroPlacement:
         return [int(k) for k in np.flatnonzero(np.asarray(self.sigma)[i])]
 
     def to_dict(self) -> dict[str, Any]:
-        """Plain-JSON representation (``meta`` omitted)."""
+        """Plain-JSON representation (``meta`` omitted: traces only).
+
+        Values are written as stored (no cast: a fractional ``sigma`` stays
+        fractional and :meth:`from_dict` refuses it); ``sigma_shape`` /
+        ``workload_shape`` keep the sizes an empty list cannot show.
+        """
         return {
-            "algorithm": self.algorithm,
-            "sigma": np.asarray(self.sigma).astype(int).tolist(),
-            "workload": np.asarray(self.workload, dtype=float).tolist(),
-            "category": None if self.category is None else list(self.category),
-            "prices": None
-            if self.prices is None
-            else np.asarray(self.prices, dtype=float).tolist(),
+            "algorithm": plain(self.algorithm),
+            "sigma": plain(np.asarray(self.sigma)),
+            "workload": plain(np.asarray(self.workload)),
+            "category": None if self.category is None else plain(list(self.category)),
+            "prices": None if self.prices is None else plain(np.asarray(self.prices)),
+            "sigma_shape": list(np.shape(self.sigma)),
+            "workload_shape": list(np.shape(self.workload)),
         }
 
     def to_json(self) -> str:
-        """Serialise to JSON."""
+        """Serialise to JSON (:meth:`to_dict`)."""
         return json.dumps(self.to_dict())
 
     @classmethod
+    def from_dict(cls, data: Any) -> HeteroPlacement:
+        """Read :meth:`to_dict` output, refusing what it would not write.
+
+        ``sigma`` must hold integers (the checker then requires 0/1, (8b))
+        and ``workload`` numbers, both in two-level nested lists (of
+        ``sigma_shape`` / ``workload_shape`` when given; optional);
+        ``category`` is null or a list of integers, ``prices`` null or a
+        list of numbers.  Shapes against the instance are the checker's.
+
+        Raises
+        ------
+        InvalidScheduleError
+            Naming the field: unknown or missing keys, a bool, string or
+            float where an integer is expected, a bool or string where a
+            number is expected, ragged or wrongly nested lists.
+        """
+        d = schedule_fields(
+            data,
+            ("sigma", "workload"),
+            ("algorithm", "category", "prices", "sigma_shape", "workload_shape"),
+        )
+        sigma_shape = schedule_shape(d.get("sigma_shape"), "sigma_shape", 2)
+        workload_shape = schedule_shape(d.get("workload_shape"), "workload_shape", 2)
+        cat, prices = d.get("category"), d.get("prices")
+        return cls(
+            sigma=schedule_ints(d["sigma"], "sigma", 2, shape=sigma_shape),
+            workload=schedule_floats(
+                d["workload"], "workload", 2, shape=workload_shape
+            ),
+            algorithm=schedule_str(d.get("algorithm", ""), "algorithm"),
+            category=None
+            if cat is None
+            else tuple(int(v) for v in schedule_ints(cat, "category", 1)),
+            prices=None if prices is None else schedule_floats(prices, "prices", 1),
+        )
+
+    @classmethod
     def from_json(cls, text: str) -> HeteroPlacement:
-        """Parse :meth:`to_json` output (shapes are checked by the checker)."""
-        try:
-            d = json.loads(text)
-            cat = d.get("category")
-            prices = d.get("prices")
-            return cls(
-                sigma=np.asarray(d["sigma"], dtype=np.int64),
-                workload=np.asarray(d["workload"], dtype=float),
-                algorithm=str(d.get("algorithm", "")),
-                category=None if cat is None else tuple(int(x) for x in cat),
-                prices=None if prices is None else np.asarray(prices, dtype=float),
-            )
-        except (KeyError, ValueError, TypeError, AttributeError) as exc:
-            raise InvalidInstanceError(f"placement: malformed ({exc!r})") from exc
+        """Parse :meth:`to_json` output (:meth:`from_dict`; same errors)."""
+        return cls.from_dict(schedule_json(text))

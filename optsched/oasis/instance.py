@@ -34,12 +34,84 @@ from typing import Any
 import numpy as np
 
 from optsched.core.errors import InvalidInstanceError
-from optsched.core.validate import as_float, as_int, as_vector, require
+from optsched.core.validate import (
+    as_float,
+    as_int,
+    as_size,
+    as_vector,
+    check_keys,
+    check_memory,
+    require,
+)
 
 FORMAT = "optsched.oasis/1"
 DEFAULT_RESOURCES = ("gpu", "cpu", "memory", "storage", "bandwidth")
 JOB_KINDS = ("insensitive", "sensitive", "critical")
 EPS = 1e-9
+
+# Limits (docs/oasis.md, "Limits").  Far above the paper's sizes (T = 100,
+# 80 servers, hundreds of jobs); they exist so that a typo such as
+# ``n_slots = 1e9`` is refused before anything is allocated.
+#: Largest horizon ``T``.
+MAX_SLOTS = 100_000
+#: Most jobs ``I``.
+MAX_JOBS = 100_000
+#: Most worker servers ``H``, and most PS servers ``K``.
+MAX_SERVERS = 10_000
+#: Largest ``E_i``, ``N_i``, ``M_i`` (Alg. 2's DP is quadratic in ``E_i N_i``).
+MAX_COUNT = 1_000_000
+#: Largest work ``E_i N_i M_i (tau_i + 2 e_i / b_i)`` of one job, in
+#: worker-slots: keeps :attr:`OasisInstance.work` and ``min_duration`` finite
+#: and exact as int64 (extreme finite floats, e.g. ``tau = 1e308`` or
+#: ``slot_seconds = 5e-324``, would overflow to ``inf`` there).
+MAX_WORK = 1e15
+#: Largest server capacity ``c_h^r``, ``c_k^r`` (the price functions of
+#: Sec. IV divide by capacities; ``1e308`` underflowed to a zero divisor).
+MAX_CAPACITY = 1e12
+#: Top-level fields of the JSON form (``to_dict``).
+FIELDS = (
+    "format",
+    "n_slots",
+    "slot_seconds",
+    "resources",
+    "worker_servers",
+    "ps_servers",
+    "jobs",
+)
+#: Fields of one job in the JSON form.
+JOB_FIELDS = (
+    "arrival",
+    "epochs",
+    "chunks",
+    "minibatches",
+    "tau",
+    "grad_mb",
+    "worker_demand",
+    "ps_demand",
+    "gamma1",
+    "gamma2",
+    "gamma3",
+    "kind",
+)
+
+
+def check_sizes(n_jobs: int, n_slots: int, n_worker: int, n_ps: int) -> None:
+    """Refuse sizes above the documented limits, before anything is allocated.
+
+    Per field: ``T <= MAX_SLOTS``, ``I <= MAX_JOBS``, ``H, K <= MAX_SERVERS``.
+    Together: a schedule holds two dense int64 arrays ``(I, H, T)`` and
+    ``(I, K, T)``, so ``8 I (H + K) T`` bytes must stay within
+    ``core.validate.MAX_BYTES`` (2 GiB).
+    """
+    T = as_size(n_slots, "n_slots", MAX_SLOTS, lo=1, why="MAX_SLOTS")
+    I_ = as_size(n_jobs, "n_jobs", MAX_JOBS, why="MAX_JOBS")
+    H = as_size(n_worker, "n_worker_servers", MAX_SERVERS, lo=1, why="MAX_SERVERS")
+    K = as_size(n_ps, "n_ps_servers", MAX_SERVERS, lo=1, why="MAX_SERVERS")
+    check_memory(
+        8 * I_ * (H + K) * T,
+        f"n_jobs x (n_worker_servers + n_ps_servers) x n_slots = {I_} x {H + K} x {T}"
+        " (schedule arrays, 8 bytes each)",
+    )
 
 
 def ceil_eps(x: float | np.ndarray) -> Any:
@@ -146,7 +218,16 @@ class OasisInstance:
     meta: dict[str, Any] = field(default_factory=dict, compare=False, repr=False)
 
     def __post_init__(self) -> None:
-        T = as_int(self.n_slots, "n_slots", lo=1)
+        T = as_size(self.n_slots, "n_slots", MAX_SLOTS, lo=1, why="MAX_SLOTS")
+        if not isinstance(self.worker_servers, tuple | list) or not isinstance(
+            self.ps_servers, tuple | list
+        ):
+            raise InvalidInstanceError("worker_servers, ps_servers: must be lists")
+        if not isinstance(self.jobs, tuple | list):
+            raise InvalidInstanceError(f"jobs: must be a list, got {self.jobs!r}")
+        check_sizes(
+            len(self.jobs), T, len(self.worker_servers) or 1, len(self.ps_servers) or 1
+        )
         if not isinstance(self.resources, tuple | list) or not self.resources:
             raise InvalidInstanceError(
                 f"resources: must be a non-empty list of names, got {self.resources!r}"
@@ -170,14 +251,19 @@ class OasisInstance:
                     f"{name}: at least one server required, got 0"
                 )
             for h, cap in enumerate(servers):
-                as_vector(cap, f"{name}[{h}]", R)
+                for r, c in enumerate(as_vector(cap, f"{name}[{h}]", R)):
+                    if c > MAX_CAPACITY:
+                        raise InvalidInstanceError(
+                            f"{name}[{h}][{r}]: must be <= {MAX_CAPACITY:g} "
+                            f"(MAX_CAPACITY), got {c!r}"
+                        )
         bw = self.resources.index("bandwidth")
         for i, job in enumerate(self.jobs):
             p = f"jobs[{i}]"
             as_int(job.arrival, f"{p}.arrival (a_i)", lo=1, hi=T)
-            as_int(job.epochs, f"{p}.epochs (E_i)", lo=1)
-            as_int(job.chunks, f"{p}.chunks (N_i)", lo=1)
-            as_int(job.minibatches, f"{p}.minibatches (M_i)", lo=1)
+            as_int(job.epochs, f"{p}.epochs (E_i)", lo=1, hi=MAX_COUNT)
+            as_int(job.chunks, f"{p}.chunks (N_i)", lo=1, hi=MAX_COUNT)
+            as_int(job.minibatches, f"{p}.minibatches (M_i)", lo=1, hi=MAX_COUNT)
             as_float(job.tau, f"{p}.tau (tau_i)", lo=0.0, lo_open=True)
             as_float(job.grad_mb, f"{p}.grad_mb (e_i)", lo=0.0)
             w = as_vector(job.worker_demand, f"{p}.worker_demand (w_i)", R)
@@ -189,6 +275,20 @@ class OasisInstance:
             if s[bw] <= 0:
                 raise InvalidInstanceError(
                     f"{p}.ps_demand[bandwidth] (B_i): must be > 0, got {s[bw]!r}"
+                )
+            with np.errstate(all="ignore"):  # overflow is what is being checked
+                work = float(
+                    np.float64(job.epochs * job.chunks * job.minibatches)
+                    * (
+                        job.tau
+                        + 16.0 * job.grad_mb / 1000.0 / w[bw] / self.slot_seconds
+                    )
+                )
+            if not work <= MAX_WORK:
+                raise InvalidInstanceError(
+                    f"{p}: work E_i N_i M_i (tau_i + 2 e_i / b_i) = {work!r} "
+                    f"worker-slots, must be <= {MAX_WORK:g} (MAX_WORK; check tau, "
+                    "grad_mb, bandwidth and slot_seconds)"
                 )
             as_float(job.gamma1, f"{p}.gamma1", lo=0.0, lo_open=True)
             as_float(job.gamma2, f"{p}.gamma2", lo=0.0)
@@ -320,7 +420,11 @@ class OasisInstance:
 
     @classmethod
     def from_dict(cls, data: dict[str, Any]) -> OasisInstance:
-        """Build and validate an instance from :meth:`to_dict` output."""
+        """Build and validate an instance from :meth:`to_dict` output.
+
+        Unknown fields (top level or in a job) are refused, naming the field.
+        """
+        check_keys(data, FIELDS)
         fmt = require(data, "format")
         if fmt != FORMAT:
             raise InvalidInstanceError(f"format: expected {FORMAT!r}, got {fmt!r}")
@@ -343,17 +447,26 @@ class OasisInstance:
         if not isinstance(raw_jobs, list):
             raise InvalidInstanceError(f"jobs: must be a list, got {raw_jobs!r}")
         jobs = []
+        as_size(len(raw_jobs), "jobs (number of jobs I)", MAX_JOBS, why="MAX_JOBS")
         for i, d in enumerate(raw_jobs):
             p = f"jobs[{i}]"
+            check_keys(d, JOB_FIELDS, p)
             jobs.append(
                 Job(
                     arrival=as_int(
                         require(d, "arrival", p), f"{p}.arrival (a_i)", lo=1
                     ),
-                    epochs=as_int(require(d, "epochs", p), f"{p}.epochs (E_i)", lo=1),
-                    chunks=as_int(require(d, "chunks", p), f"{p}.chunks (N_i)", lo=1),
+                    epochs=as_int(
+                        require(d, "epochs", p), f"{p}.epochs (E_i)", lo=1, hi=MAX_COUNT
+                    ),
+                    chunks=as_int(
+                        require(d, "chunks", p), f"{p}.chunks (N_i)", lo=1, hi=MAX_COUNT
+                    ),
                     minibatches=as_int(
-                        require(d, "minibatches", p), f"{p}.minibatches (M_i)", lo=1
+                        require(d, "minibatches", p),
+                        f"{p}.minibatches (M_i)",
+                        lo=1,
+                        hi=MAX_COUNT,
                     ),
                     tau=as_float(require(d, "tau", p), f"{p}.tau (tau_i)"),
                     grad_mb=as_float(require(d, "grad_mb", p), f"{p}.grad_mb (e_i)"),
@@ -370,7 +483,9 @@ class OasisInstance:
                 )
             )
         return cls(
-            n_slots=as_int(require(data, "n_slots"), "n_slots", lo=1),
+            n_slots=as_size(
+                require(data, "n_slots"), "n_slots", MAX_SLOTS, lo=1, why="MAX_SLOTS"
+            ),
             resources=tuple(resources),
             worker_servers=servers("worker_servers"),
             ps_servers=servers("ps_servers"),
@@ -385,7 +500,7 @@ class OasisInstance:
         """Parse and validate JSON text; errors raise InvalidInstanceError."""
         try:
             data = json.loads(text)
-        except json.JSONDecodeError as exc:
+        except ValueError as exc:  # JSONDecodeError, or an int of > 4300 digits
             raise InvalidInstanceError(f"<json>: not valid JSON ({exc})") from exc
         return cls.from_dict(data)
 
@@ -476,11 +591,10 @@ def generate(
     n_jobs, n_slots, n_worker_servers, n_ps_servers
         ``I``, ``T``, ``H``, ``K``.
     """
+    check_sizes(n_jobs, n_slots, n_worker_servers, n_ps_servers)
+    as_float(arrival_window, "arrival_window", lo=0.0, lo_open=True, hi=1.0)
+    as_float(slot_seconds, "slot_seconds", lo=0.0, lo_open=True)
     rng = np.random.default_rng(seed)
-    as_int(n_jobs, "n_jobs", lo=0)
-    as_int(n_slots, "n_slots", lo=1)
-    as_int(n_worker_servers, "n_worker_servers", lo=1)
-    as_int(n_ps_servers, "n_ps_servers", lo=1)
     if len(job_mix) != 3 or min(job_mix) < 0 or not math.isclose(sum(job_mix), 1.0):
         raise InvalidInstanceError(
             f"job_mix: must be 3 shares summing to 1, got {job_mix!r}"

@@ -1,4 +1,4 @@
-"""The OASiS schedule type: admissions ``x_i`` and deployments ``y_ih(t)``, ``z_ik(t)``."""
+"""The OASiS schedule: admissions ``x_i`` and deployments ``y_ih(t)``, ``z_ik(t)``."""
 
 from __future__ import annotations
 
@@ -8,7 +8,14 @@ from typing import Any
 
 import numpy as np
 
-from optsched.core.errors import InvalidInstanceError
+from optsched.core.validate import (
+    plain,
+    schedule_fields,
+    schedule_ints,
+    schedule_json,
+    schedule_shape,
+    schedule_str,
+)
 
 from .instance import OasisInstance
 
@@ -64,28 +71,65 @@ class OasisSchedule:
         return np.where(active.any(axis=1), last, 0)
 
     def to_dict(self) -> dict[str, Any]:
-        """Plain-JSON representation (prices omitted)."""
+        """Plain-JSON representation of the decision variables and the name.
+
+        Values are written as stored (no cast: a fractional ``y`` stays
+        fractional and :meth:`from_dict` refuses it); ``admitted`` is
+        written as 0/1 integers.  ``workers_shape`` / ``ps_shape`` keep the
+        sizes an empty list cannot show (no jobs).  ``payoff``, the prices
+        and ``meta`` are algorithm traces and are not written.
+        """
+        x = np.asarray(self.admitted)
         return {
-            "algorithm": self.algorithm,
-            "admitted": self.admitted.astype(int).tolist(),
-            "workers": self.workers.tolist(),
-            "ps": self.ps.tolist(),
+            "algorithm": plain(self.algorithm),
+            "admitted": plain(x.astype(np.int64) if x.dtype == bool else x),
+            "workers": plain(np.asarray(self.workers)),
+            "ps": plain(np.asarray(self.ps)),
+            "workers_shape": list(np.shape(self.workers)),
+            "ps_shape": list(np.shape(self.ps)),
         }
 
     def to_json(self) -> str:
-        """Serialise to JSON."""
+        """Serialise to JSON (:meth:`to_dict`)."""
         return json.dumps(self.to_dict())
 
     @classmethod
+    def from_dict(cls, data: Any) -> OasisSchedule:
+        """Read :meth:`to_dict` output, refusing what it would not write.
+
+        ``admitted`` must hold 0/1 integers, ``workers`` and ``ps`` integers
+        in nested lists of three levels (of ``workers_shape`` / ``ps_shape``
+        when given; optional, for files written before them).
+
+        Raises
+        ------
+        InvalidScheduleError
+            Naming the field: unknown or missing keys, a bool, string or
+            float where an integer is expected, ragged or wrongly nested
+            lists.
+        """
+        d = schedule_fields(
+            data,
+            ("admitted", "workers", "ps"),
+            ("algorithm", "workers_shape", "ps_shape"),
+        )
+        return cls(
+            admitted=schedule_ints(d["admitted"], "admitted", 1, lo=0, hi=1).astype(
+                bool
+            ),
+            workers=schedule_ints(
+                d["workers"],
+                "workers",
+                3,
+                shape=schedule_shape(d.get("workers_shape"), "workers_shape", 3),
+            ),
+            ps=schedule_ints(
+                d["ps"], "ps", 3, shape=schedule_shape(d.get("ps_shape"), "ps_shape", 3)
+            ),
+            algorithm=schedule_str(d.get("algorithm", ""), "algorithm"),
+        )
+
+    @classmethod
     def from_json(cls, text: str) -> OasisSchedule:
-        """Parse :meth:`to_json` output."""
-        try:
-            d = json.loads(text)
-            return cls(
-                admitted=np.asarray(d["admitted"], dtype=bool),
-                workers=np.asarray(d["workers"], dtype=np.int64),
-                ps=np.asarray(d["ps"], dtype=np.int64),
-                algorithm=str(d.get("algorithm", "")),
-            )
-        except (KeyError, ValueError, TypeError) as exc:
-            raise InvalidInstanceError(f"schedule: malformed ({exc!r})") from exc
+        """Parse :meth:`to_json` output (:meth:`from_dict`; same errors)."""
+        return cls.from_dict(schedule_json(text))

@@ -12,11 +12,12 @@ latency-cost kind) and, optionally, the generator keywords of
 
 Horizon and (2c).  The paper's algorithms never look at ``T``; Okita and the
 baselines have no admission control and may run past it.  As for the
-edge-cloud figures (the paper's "T large enough"), every schedule is checked
-against the instance with ``T`` extended to its makespan (:func:`until_done`;
-column ``past_T``), and the optimum of Figs. 7-8 is solved on the instance
-extended to the largest makespan of the schemes, the instance every scheme
-is checked on.  A waiting job that finds no room for its PS breaks the
+edge-cloud figures (the paper's "T large enough") and by the core horizon
+rule (:mod:`optsched.core.horizon`), every schedule is checked against the
+instance with ``T`` extended to its makespan
+(:func:`~optsched.core.horizon.fit`; column ``past_T``), and the optimum of
+Figs. 7-8 is solved on the instance extended to the largest makespan of the
+schemes, the instance every scheme is checked on.  A waiting job that finds no room for its PS breaks the
 strict (2c) (``meta["ps_gaps"]``, column ``ps_gaps``); its cost is the
 checker's under the relaxed (2c) (a PS only in slots with workers), and in
 the ratio figures the row is ``kind == "alg_infeasible"`` with no ratio
@@ -33,6 +34,7 @@ import numpy as np
 import pandas as pd
 
 import optsched
+from optsched.core import horizon
 from optsched.core.experiment import (
     Claim,
     optimum,
@@ -85,7 +87,7 @@ def evaluate(inst: OkitaInstance, sched) -> dict[str, Any]:
     """
     from .check import check
 
-    done = until_done(inst, int(sched.meta["makespan"]))
+    done, _ = horizon.fit(inst, sched)
     ev = check(done, sched, ps_every_slot=not sched.meta["ps_gaps"])
     return {
         "total": ev.objective,
@@ -255,8 +257,7 @@ def performance_ratio(task: dict[str, Any]) -> list[dict[str, Any]]:
     """
     p, inst = _generate(task)
     runs = {s: run_scheme(p, inst, s, task) for s in task.get("schemes", SCHEMES)}
-    span = max(int(sched.meta["makespan"]) for sched, _ in runs.values())
-    done = until_done(inst, span)
+    done, _ = horizon.fit(inst, *(sched for sched, _ in runs.values()))
     opt = optimum("okita", done, time_limit=task["time_limit"])
     rows = []
     for scheme, (sched, runtime) in runs.items():

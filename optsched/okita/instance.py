@@ -39,13 +39,54 @@ from optsched.core.validate import (
     as_int,
     as_int_vector,
     as_list,
+    as_size,
     as_vector,
+    check_keys,
+    check_memory,
     require,
 )
 
 FORMAT = "optsched.okita/1"
 EPS = 1e-9
 DEFAULT_RESOURCES = ("gpu", "vcpu", "memory_gb", "disk_gb")
+
+# Limits (docs/okita.md, "Limits").  Far above the paper's sizes (50 sites,
+# 100 jobs, T = 150); they refuse a typo such as ``n_slots = 1e9`` before
+# anything is allocated.
+#: Largest horizon ``T``.
+MAX_SLOTS = 100_000
+#: Most jobs ``I``.
+MAX_JOBS = 100_000
+#: Most sites ``R`` (``q^{rr'}`` is ``R x R``).
+MAX_SITES = 1_000
+#: Largest ``D_i^r`` and ``E_i``.
+MAX_COUNT = 1_000_000
+#: Range of ``rho_i`` (chunk epochs a worker processes per slot): keeps the
+#: worker counts the algorithms derive from it finite (``5e-324`` overflowed).
+RHO_RANGE = (1e-6, 1e12)
+#: Top-level fields of the JSON form (``to_dict``).
+FIELDS = ("format", "n_slots", "resources", "sites", "bandwidth_cost", "jobs")
+#: Fields of one site in the JSON form.
+SITE_FIELDS = ("capacity", "name")
+
+
+def check_sizes(n_jobs: int, n_sites: int, n_slots: int, n_resources: int) -> None:
+    """Refuse sizes above the documented limits, before anything is allocated.
+
+    Per field: ``T <= MAX_SLOTS``, ``I <= MAX_JOBS``, ``R <= MAX_SITES``.
+    Together, the checker's dense arrays -- resource use ``((T + 1) R, K)``
+    and per job and site ``(I, R)``, 8 bytes an entry -- must stay within
+    ``core.validate.MAX_BYTES`` (2 GiB).
+    """
+    T = as_size(n_slots, "n_slots", MAX_SLOTS, lo=1, why="MAX_SLOTS")
+    I_ = as_size(n_jobs, "n_jobs", MAX_JOBS, why="MAX_JOBS")
+    R = as_size(n_sites, "n_sites", MAX_SITES, why="MAX_SITES")
+    check_memory(
+        8 * ((T + 1) * R * n_resources + I_ * R),
+        f"n_slots x n_sites x resources + n_jobs x n_sites = {T} x {R} x "
+        f"{n_resources} + {I_} x {R} (checker arrays, 8 bytes each)",
+    )
+
 
 #: Latency-cost kind -> names of its parameters, in order (Sec. V-B).
 COST_PARAMS: dict[str, tuple[str, ...]] = {
@@ -151,6 +192,7 @@ class LatencyCost:
             raise InvalidInstanceError(
                 f"{where}.kind: must be one of {', '.join(COST_PARAMS)}, got {kind!r}"
             )
+        check_keys(data, ("kind", *names), where)
         return cls(kind, tuple(require(data, n, where) for n in names))
 
 
@@ -233,12 +275,17 @@ def _check_job(job: Job, p: str, T: int, R: int, K: int) -> None:
     """Validate one job (``p`` is its field prefix)."""
     as_int(job.arrival, f"{p}.arrival (a_i)", lo=1, hi=T)
     data = as_int_vector(job.data, f"{p}.data (D_i^r)", R)
+    for r, d in enumerate(data):
+        if d > MAX_COUNT:
+            raise InvalidInstanceError(
+                f"{p}.data (D_i^r)[{r}]: must be <= {MAX_COUNT} (MAX_COUNT), got {d}"
+            )
     if sum(data) < 1:
         raise InvalidInstanceError(
             f"{p}.data (D_i^r): a job needs at least one chunk, got {list(data)}"
         )
-    as_int(job.epochs, f"{p}.epochs (E_i)", lo=1)
-    as_float(job.rho, f"{p}.rho (rho_i)", lo=0.0, lo_open=True)
+    as_int(job.epochs, f"{p}.epochs (E_i)", lo=1, hi=MAX_COUNT)
+    as_float(job.rho, f"{p}.rho (rho_i)", lo=RHO_RANGE[0], hi=RHO_RANGE[1])
     m = as_vector(job.worker_demand, f"{p}.worker_demand (m_i^k)", K)
     if max(m) <= 0.0:
         raise InvalidInstanceError(
@@ -301,7 +348,7 @@ class OkitaInstance:
     meta: dict[str, Any] = field(default_factory=dict, compare=False, repr=False)
 
     def __post_init__(self) -> None:
-        T = as_int(self.n_slots, "n_slots", lo=1)
+        T = as_size(self.n_slots, "n_slots", MAX_SLOTS, lo=1, why="MAX_SLOTS")
         res = self.resources
         if (
             not isinstance(res, tuple)
@@ -317,6 +364,9 @@ class OkitaInstance:
             raise InvalidInstanceError(
                 f"sites: need at least one site, got {self.sites!r}"
             )
+        if not isinstance(self.jobs, tuple | list):
+            raise InvalidInstanceError(f"jobs: must be a list, got {self.jobs!r}")
+        check_sizes(len(self.jobs), len(self.sites), T, K)
         for r, site in enumerate(self.sites):
             if not isinstance(site, Site):
                 raise InvalidInstanceError(f"sites[{r}]: not a Site, got {site!r}")
@@ -435,13 +485,19 @@ class OkitaInstance:
 
     @classmethod
     def from_dict(cls, data: dict[str, Any]) -> OkitaInstance:
-        """Build and validate an instance from :meth:`to_dict` output."""
+        """Build and validate an instance from :meth:`to_dict` output.
+
+        Unknown fields (top level, in a site, a job or its cost) are refused,
+        naming the field.
+        """
+        check_keys(data, FIELDS)
         fmt = require(data, "format")
         if fmt != FORMAT:
             raise InvalidInstanceError(f"format: expected {FORMAT!r}, got {fmt!r}")
         sites = []
         for r, d in enumerate(as_list(require(data, "sites"), "sites")):
             p = f"sites[{r}]"
+            check_keys(d, SITE_FIELDS, p)
             cap = as_list(require(d, "capacity", p), f"{p}.capacity (C_r^k)")
             sites.append(Site(capacity=tuple(cap), name=d.get("name", "")))
         q = as_list(require(data, "bandwidth_cost"), "bandwidth_cost (q^rr')")
@@ -452,6 +508,7 @@ class OkitaInstance:
         jobs = []
         for i, d in enumerate(as_list(require(data, "jobs"), "jobs")):
             p = f"jobs[{i}]"
+            check_keys(d, _JOB_FIELDS, p)
             kw = {k: require(d, k, p) for k in _JOB_FIELDS}
             for k, sym in (("data", "D_i^r"), ("worker_demand", "m_i^k")):
                 kw[k] = tuple(as_list(kw[k], f"{p}.{k} ({sym})"))
@@ -475,7 +532,7 @@ class OkitaInstance:
         """Parse and validate JSON text; errors raise InvalidInstanceError."""
         try:
             data = json.loads(text)
-        except json.JSONDecodeError as exc:
+        except ValueError as exc:  # JSONDecodeError, or an int of > 4300 digits
             raise InvalidInstanceError(f"<json>: not valid JSON ({exc})") from exc
         return cls.from_dict(data)
 
@@ -636,6 +693,7 @@ def generate(
     """
     from .schedule import _Fitter  # the witness lives with the schedule
 
+    check_sizes(n_jobs, n_sites, n_slots, len(DEFAULT_RESOURCES))
     rng = np.random.default_rng(seed)
     R = as_int(n_sites, "n_sites", lo=1)
     I_ = as_int(n_jobs, "n_jobs", lo=0)
@@ -645,8 +703,8 @@ def generate(
             f"cost: must be one of {', '.join(COST_PARAMS)}, got {cost!r}"
         )
     as_float(arrival_window, "arrival_window", lo=0.0, lo_open=True, hi=1.0)
-    lo = as_int(data_range[0], "data_range[0]", lo=0)
-    as_int(data_range[1], "data_range[1]", lo=max(lo, 1))
+    lo = as_int(data_range[0], "data_range[0]", lo=0, hi=MAX_COUNT)
+    as_int(data_range[1], "data_range[1]", lo=max(lo, 1), hi=MAX_COUNT)
     as_float(ps_share, "ps_share", lo=0.0, hi=1.0)
     as_int(max_redraws, "max_redraws", lo=0)
     names = list(EC2_SITES)

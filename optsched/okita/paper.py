@@ -44,7 +44,8 @@ PAPER = Paper(
     # generate succeeds on seeds 0-999 (R = 2 fails on 4 of them: two
     # p2.xlarge sites leave no room for the PS).  Okita runs past T or leaves
     # a waiting job without a PS on about 3% of the seeds (7 and 4 of 300):
-    # those rows are "alg_infeasible" in the ratio tables (core.ratio).
+    # the first are checked on the extended instance (core.horizon), the
+    # second are "alg_infeasible" rows in the ratio tables (core.ratio).
     demo_size={"n_sites": 3, "n_jobs": 3, "n_slots": 12},
     size_options={
         "n_sites": (int, 3, "number of sites R"),

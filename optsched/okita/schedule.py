@@ -29,8 +29,14 @@ from typing import Any
 
 import numpy as np
 
-from optsched.core.errors import InvalidInstanceError
-from optsched.core.validate import int_rows
+from optsched.core.validate import (
+    int_rows,
+    plain,
+    schedule_fields,
+    schedule_ints,
+    schedule_json,
+    schedule_str,
+)
 
 from .instance import EPS, PS_SHARE, Job, OkitaInstance
 
@@ -89,31 +95,50 @@ class OkitaSchedule:
         return c
 
     def to_dict(self) -> dict[str, Any]:
-        """Plain-JSON representation."""
+        """Plain-JSON representation (``meta`` omitted: traces only).
+
+        Rows are written as stored (no cast: a fractional count stays
+        fractional and :meth:`from_dict` refuses it).
+        """
         return {
-            "algorithm": self.algorithm,
-            "workers": np.asarray(self.workers).tolist(),
-            "ps": np.asarray(self.ps).tolist(),
-            "data": np.asarray(self.data).tolist(),
+            "algorithm": plain(self.algorithm),
+            "workers": plain(np.asarray(self.workers)),
+            "ps": plain(np.asarray(self.ps)),
+            "data": plain(np.asarray(self.data)),
         }
 
     def to_json(self) -> str:
-        """Serialise to JSON."""
+        """Serialise to JSON (:meth:`to_dict`)."""
         return json.dumps(self.to_dict())
 
     @classmethod
+    def from_dict(cls, data: Any) -> OkitaSchedule:
+        """Read :meth:`to_dict` output, refusing what it would not write.
+
+        ``workers`` must be rows of 4 integers ``(job, slot, site, count)``,
+        ``ps`` rows of 3 ``(job, slot, site)``, ``data`` rows of 5 ``(job,
+        slot, src, dst, chunks)``; ranges are the checker's ((2f), (2g)).
+
+        Raises
+        ------
+        InvalidScheduleError
+            Naming the field: unknown or missing keys, a bool, string or
+            float where an integer is expected, rows of the wrong length.
+        """
+        d = schedule_fields(data, ("workers", "ps", "data"), ("algorithm",))
+        return cls(
+            workers=schedule_ints(
+                d["workers"], "workers", 2, shape=(None, len(WORKER_COLUMNS))
+            ),
+            ps=schedule_ints(d["ps"], "ps", 2, shape=(None, len(PS_COLUMNS))),
+            data=schedule_ints(d["data"], "data", 2, shape=(None, len(DATA_COLUMNS))),
+            algorithm=schedule_str(d.get("algorithm", ""), "algorithm"),
+        )
+
+    @classmethod
     def from_json(cls, text: str) -> OkitaSchedule:
-        """Parse :meth:`to_json` output."""
-        try:
-            d = json.loads(text)
-            return cls(
-                workers=int_rows(d["workers"], 4),
-                ps=int_rows(d["ps"], 3),
-                data=int_rows(d["data"], 5),
-                algorithm=str(d.get("algorithm", "")),
-            )
-        except (KeyError, ValueError, TypeError) as exc:
-            raise InvalidInstanceError(f"schedule: malformed ({exc!r})") from exc
+        """Parse :meth:`to_json` output (:meth:`from_dict`; same errors)."""
+        return cls.from_dict(schedule_json(text))
 
 
 # --------------------------------------------------------------------------

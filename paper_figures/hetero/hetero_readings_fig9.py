@@ -1,4 +1,4 @@
-"""Fig. 9 per reading of "exhaustive search" and of the split (issue 13).
+"""Fig. 9 per reading of "exhaustive search" and of the split.
 
 Fig. 9 (Sec. VI-B1) normalises each scheme's average JCT by *exhaustive
 search*: HAS *incurs the same average JCT as exhaustive search* (1.000),
@@ -44,7 +44,7 @@ def _claim(reading: str, scheme: str) -> Claim:
 SPEC = Experiment(
     name="hetero_readings_fig9",
     paper="hetero",
-    ref="Fig. 9, Sec. VI-B1 (issue 13)",
+    ref="Fig. 9, Sec. VI-B1 (readings of exhaustive search)",
     doc=__doc__,
     task=rd.fig9_readings,
     grid={

@@ -1,4 +1,4 @@
-"""Worst-case search for ``hetero`` (has, jps): best certified ratio vs evaluations (issue 14).
+"""Worst-case search for ``hetero`` (has, jps): best certified ratio vs evaluations.
 
 Not a figure of the paper.  Searches the instances of the paper's demo size
 for the one maximising the certified ratio of its own online algorithm,

@@ -1,6 +1,6 @@
 """Fig. 3 per reading of (23)-(26): total utility of OASiS's variants vs the baselines.
 
-Issue 13: the literal OASiS reaches 0.94 / 0.89 / 0.69 / 0.39 of the best
+The literal OASiS reaches 0.94 / 0.89 / 0.69 / 0.39 of the best
 baseline's mean total utility at 25 / 50 / 100 / 200 jobs
 (``fig3_total_utility``; paper: OASiS best, more so with more jobs).  This
 spec runs OASiS, its named variants (``optsched.oasis.variants``) and the
@@ -49,7 +49,7 @@ def _claims(v: str) -> list[Claim]:
 SPEC = Experiment(
     name="oasis_variants_fig3",
     paper="oasis",
-    ref="Fig. 3, Sec. V-A (issue 13)",
+    ref="Fig. 3, Sec. V-A (readings of (23)-(26))",
     doc=__doc__,
     task=ex.variant_utility,
     # the instances of Fig. 3 (same grid, same seeds); schemes: variants + baselines

@@ -1,6 +1,6 @@
 """Fig. 5 per reading of (23)-(26): OPT / ALG for OASiS and its named variants.
 
-Issue 13: the literal OASiS (``oasis``) gives a median OPT / OASiS of 1.56
+The literal OASiS (``oasis``) gives a median OPT / OASiS of 1.56
 on Fig. 5's instances (paper: 1.1-1.5).  The named variants of
 ``optsched.oasis.variants`` read the price parameters differently
 (``oasis_lfloor``: ``L`` floored by the best single job's utility, keeping
@@ -66,7 +66,7 @@ def _claims(v: str) -> list[Claim]:
 SPEC = Experiment(
     name="oasis_variants_fig5",
     paper="oasis",
-    ref="Fig. 5, Sec. V-A; Theorem 4 (issue 13)",
+    ref="Fig. 5, Sec. V-A; Theorem 4 (readings of (23)-(26))",
     doc=__doc__,
     task=ex.variant_ratios,
     # the instances of Fig. 5 (same grid, same seeds), plus the variants

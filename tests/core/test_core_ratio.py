@@ -183,51 +183,85 @@ def test_infinite_ratios_are_counted_apart():
     )
 
 
-def test_declared_infeasible_rows_are_kept_and_counted():
-    """Okita runs past T on okita seed 17 (3 sites, 3 jobs, T = 12) and leaves
-    job 2 without a PS in slots 6-7 on seed 34: both rows are kept as
-    ``alg_infeasible`` with the checker's message; the feasible seeds get ratios."""
-    from optsched.core.ratio import declared_violation, ratios
+def test_runs_past_T_get_ratios_on_the_extended_instance():
+    """Okita runs past T = 12 on okita seed 17 (3 sites, 3 jobs): by the horizon
+    rule its row gets a ratio against the optimum of the instance extended to
+    its makespan (``horizon_extended``, ``n_slots_used``), not ``alg_infeasible``."""
+    from optsched.core.ratio import ratios
 
+    p = optsched.get_paper("okita")
+    size = {"n_sites": 3, "n_jobs": 3, "n_slots": 12}
     df = ratios(
         "okita", n_instances=2, seed=16, time_limit=30, progress=False,
-        algorithms=["okita"], n_sites=3, n_jobs=3, n_slots=12,
+        algorithms=["okita"], **size,
     )  # fmt: skip
-    bad = df[df["seed"] == 17].iloc[0]
-    assert bad["kind"] == "alg_infeasible" and math.isnan(bad["ratio"])
-    assert "horizon_exceeded=True" in bad["infeasible"]
+    late = df[df["seed"] == 17].iloc[0]
+    inst = p.generate(seed=17, **size)
+    sched = p.run("okita", inst)
+    longer = dataclasses.replace(inst, n_slots=int(sched.meta["makespan"]))
+    assert longer.n_slots > 12
+    assert bool(late["horizon_extended"]) and late["n_slots_used"] == longer.n_slots
+    opt = p.solve_offline(longer, time_limit=30, threads=1)
+    alg = p.check(longer, sched).objective
+    assert late["kind"] == "proven" and late["infeasible"] == ""
+    assert late["alg_objective"] == pytest.approx(alg)
+    assert late["opt_objective"] == pytest.approx(opt.objective)
+    assert late["ratio"] == pytest.approx(alg / opt.objective)
     good = df[df["seed"] == 16].iloc[0]
     assert good["kind"] == "proven" and good["ratio"] >= 1 and good["infeasible"] == ""
-    assert summarize(df)["infeasible"].tolist() == [1]
+    assert not good["horizon_extended"] and good["n_slots_used"] == 12
+    s = summarize(df)
+    assert s["infeasible"].tolist() == [0] and s["horizon_extended"].tolist() == [1]
+
+
+def test_declared_infeasible_rows_are_kept_and_counted():
+    """Okita leaves job 2 without a PS in slots 6-7 on okita seed 34 (3 sites,
+    3 jobs, T = 12), a violation no horizon repairs: the row is kept as
+    ``alg_infeasible`` with the checker's message and counted."""
+    from optsched.core.ratio import declared_violation, ratios
+
     one = ratios(
         "okita", n_instances=1, seed=34, time_limit=30, progress=False,
         algorithms=["okita"], n_sites=3, n_jobs=3, n_slots=12,
     )  # fmt: skip
-    assert "ps_every_slot=False" in one["infeasible"].iloc[0]
+    row = one.iloc[0]
+    assert row["kind"] == "alg_infeasible" and math.isnan(row["ratio"])
+    assert "ps_every_slot=False" in row["infeasible"]
+    assert summarize(one)["infeasible"].tolist() == [1]
     assert declared_violation(object()) is None
 
 
 def test_undeclared_or_false_declarations_raise(monkeypatch):
-    """A checker rejection the algorithm did not declare raises; so does a
-    declaration the checker contradicts."""
+    """A checker rejection the algorithm did not declare raises (also a run
+    past T whose makespan understates it); so does a declaration the checker
+    contradicts."""
     from optsched.core.errors import InfeasibleScheduleError, OptschedError
 
     real = optsched.get_paper("okita")
 
-    def liar(inst, **kw):  # past T (seed 17) but claims to be within T
+    def liar(inst, **kw):  # PS gaps (seed 34) but claims strict (2c)
         s = real.run("okita", inst)
-        s.meta["horizon_exceeded"] = False
+        s.meta["ps_every_slot"] = True
+        return s
+
+    def short(inst, **kw):  # past T (seed 17) but claims to end by T
+        s = real.run("okita", inst)
+        s.meta["makespan"] = inst.n_slots
         return s
 
     def alarmist(inst, **kw):  # feasible (seed 16) but declares a violation
         s = real.run("okita", inst)
-        s.meta["horizon_exceeded"] = True
+        s.meta["ps_every_slot"] = False
         return s
 
-    fake = dataclasses.replace(real, algorithms={"liar": liar, "alarmist": alarmist})
+    fake = dataclasses.replace(
+        real, algorithms={"liar": liar, "short": short, "alarmist": alarmist}
+    )
     monkeypatch.setattr(ratio_mod, "get_paper", lambda key: fake)
     size = {"n_sites": 3, "n_jobs": 3, "n_slots": 12}
     with pytest.raises(InfeasibleScheduleError):
-        ratio_mod._one_instance(("okita", 0, 17, ["liar"], 30, size))
+        ratio_mod._one_instance(("okita", 0, 34, ["liar"], 30, size))
+    with pytest.raises(InfeasibleScheduleError):
+        ratio_mod._one_instance(("okita", 0, 17, ["short"], 30, size))
     with pytest.raises(OptschedError, match="declares"):
         ratio_mod._one_instance(("okita", 0, 16, ["alarmist"], 30, size))
