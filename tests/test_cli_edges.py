@@ -201,6 +201,10 @@ def test_ctrl_c_during_ratio(tmp_path):
         stderr=subprocess.PIPE,
         text=True,
         start_new_session=True,  # its own group, like a terminal's foreground job
+        # a shell's background job (CI runners, `cmd &`) starts with SIGINT
+        # ignored, and Python then keeps it ignored: restore the default, as a
+        # terminal's foreground job has it
+        preexec_fn=lambda: signal.signal(signal.SIGINT, signal.SIG_DFL),
     )
     t0 = time.monotonic()
     while len(_children(proc.pid)) < 2 and time.monotonic() - t0 < 30:
