@@ -5,7 +5,7 @@ VENV := .venv
 BIN := $(VENV)/bin
 STAMP := $(VENV)/.installed
 
-.PHONY: demo test lint figures figures-quick figures-report notebooks bench clean
+.PHONY: demo test test-fast lint figures figures-quick figures-report notebooks bench clean
 
 $(STAMP): pyproject.toml setup.py
 	test -x $(BIN)/python || $(PYTHON) -m venv $(VENV)
@@ -22,9 +22,22 @@ demo: $(STAMP)
 lint: $(STAMP)
 	$(BIN)/ruff check .
 	$(BIN)/ruff format --check .
+	$(BIN)/mypy optsched/core
 
+# Test tiers (tests/conftest.py marks the slow tests and keeps tests that share
+# a fixture or a figure quick run on one pytest-xdist worker).  Bytecode is
+# written even if PYTHONDONTWRITEBYTECODE is set: rewriting the asserts of
+# every test module again costs each worker seconds per run.
+test test-fast: export PYTHONDONTWRITEBYTECODE :=
+
+# the full suite, what CI runs: lint, then every test and notebook on both
+# cores, with the 15 slowest tests listed at the end
 test: lint
-	$(BIN)/python -m pytest -q --nbmake notebooks tests
+	$(BIN)/python -m pytest -q -n 2 --dist loadgroup --durations=15 --nbmake notebooks tests
+
+# the edit loop: unit, hypothesis and brute-force tests (not slow, no notebooks)
+test-fast: $(STAMP)
+	$(BIN)/python -m pytest -q -n 2 --dist loadgroup -m "not slow" tests
 
 # full runs (hours on 2 cores); claims kept in paper_figures/claims, README table rebuilt
 figures: $(STAMP)

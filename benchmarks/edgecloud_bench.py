@@ -151,11 +151,14 @@ def exact_milp(quick: bool = False) -> list[dict[str, Any]]:
     """Exact MILP of (2): proven within 60 s or not, at a few (J, S)."""
     from optsched.models.edgecloud import solve_offline
 
+    from optsched.core.ratio import best_start
+
     sizes = [(3, 1)] if quick else [(5, 2), (10, 2), (15, 3), (20, 3)]
     rows = []
     for J, S in sizes:
         inst = generate(0, n_jobs=J, n_servers=S, n_slots=MILP_T, **MILP_KW)
-        res = solve_offline(inst, time_limit=60.0, threads=1)
+        start = best_start("edgecloud", inst)  # all-cloud or A_online, checked
+        res = solve_offline(inst, time_limit=60.0, threads=1, start=start)
         checked = res.schedule is not None  # solve_offline checks its incumbent
         rows.append(
             _row(

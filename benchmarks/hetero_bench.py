@@ -29,8 +29,6 @@ Run: ``python -m benchmarks.hetero_bench [--quick]``.
 from __future__ import annotations
 
 import math
-import os
-import tempfile
 import time
 from pathlib import Path
 from typing import Any
@@ -39,9 +37,10 @@ import numpy as np
 import pandas as pd
 
 from benchmarks.common import cli, print_table, run_benches
+from optsched.core.base import write_atomic
 from optsched.hetero.check import check
 from optsched.hetero.instance import generate
-from optsched.hetero.online import has, jps, market
+from optsched.hetero.online import JpsParams, has, jps, market
 
 N_JOBS = 4
 #: (bench, K, variant) -> (paper seconds, target seconds); NaN when none.
@@ -102,12 +101,15 @@ def exact_optimum(quick: bool = False) -> list[dict[str, Any]]:
     """Exact MILP (``models.hetero.solve_exact``) at K = 30 (quick: K = 15)."""
     from optsched.models.hetero import solve_exact
 
+    from optsched.core.ratio import best_start
+
     K, seeds = (15, [0]) if quick else (30, list(range(5)))
     rows = []
     for seed in seeds:
         inst = generate(seed, N_JOBS, K)
         t0 = time.perf_counter()
-        res = solve_exact(inst, time_limit=600.0, threads=1)
+        start = best_start("hetero", inst)  # best online placement
+        res = solve_exact(inst, time_limit=600.0, threads=1, start=start)
         dt = time.perf_counter() - t0
         obj = check(inst, res.schedule).objective
         rows.append(_row("exact_optimum", "milp", K, seed, 0, dt, res.status, obj))
@@ -135,7 +137,7 @@ def _jps(bench, K, seeds, reps, n, p3) -> list[dict[str, Any]]:
         inst = generate(seed, N_JOBS, K)
         for rep in range(reps):
             t0 = time.perf_counter()
-            pl = jps(inst, n_samples=n, seed=0, p3=p3)
+            pl = jps(inst, seed=0, params=JpsParams(n_samples=n, p3=p3))
             dt = time.perf_counter() - t0
             obj = check(inst, pl).objective
             rows.append(_row(bench, p3, K, seed, rep, dt, "", obj))
@@ -160,7 +162,7 @@ def jps_n40_k300(quick: bool = False) -> list[dict[str, Any]]:
 def _warm_up() -> None:
     """Load numba's cached market and the imports before timing."""
     market(np.array([[2.0, 1.0], [1.0, 2.0]]), (1, 1))
-    jps(generate(0, N_JOBS, 15), n_samples=2)
+    jps(generate(0, N_JOBS, 15), params=JpsParams(n_samples=2))
 
 
 def summarize(df: pd.DataFrame) -> pd.DataFrame:
@@ -202,16 +204,7 @@ def main(out_dir: Path = Path("benchmarks/out"), quick: bool = False) -> pd.Data
     print_table(summarize(df), width=160)
     statuses = df.loc[df["bench"] == "exact_optimum", "status"]
     print(f"exact optimum proven: {int((statuses == 'optimal').sum())}/{len(statuses)}")
-    out_dir = Path(out_dir)
-    out_dir.mkdir(parents=True, exist_ok=True)
-    fd, tmp = tempfile.mkstemp(dir=out_dir, prefix=".hetero_bench.", suffix=".tmp")
-    os.close(fd)
-    try:
-        df.to_csv(tmp, index=False)
-        os.replace(tmp, out_dir / "hetero_bench.csv")
-    except BaseException:
-        Path(tmp).unlink(missing_ok=True)
-        raise
+    write_atomic(out_dir, {"hetero_bench.csv": lambda p: df.to_csv(p, index=False)})
     return df
 
 

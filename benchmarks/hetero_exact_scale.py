@@ -42,13 +42,16 @@ def climb(
     """Rows of the ladder for ``S`` jobs, up to the first ``K`` that does not pass."""
     from optsched.models.hetero import solve_exact
 
+    from optsched.core.ratio import best_start
+
     rows = []
     for K in ladder:
         batch = []
         for seed in seeds:
             inst = generate(seed, S, K)
             t0 = time.perf_counter()
-            res = solve_exact(inst, time_limit=limit, threads=1)
+            start = best_start("hetero", inst)  # best online placement
+            res = solve_exact(inst, time_limit=limit, threads=1, start=start)
             dt = time.perf_counter() - t0
             obj = (
                 check(inst, res.schedule).objective

@@ -57,7 +57,6 @@ import pandas as pd
 import pyomo.environ as pyo
 from optsched.models.oasis import (
     HIGHS_OPTIONS,
-    best_online_start,
     build_model,
     extract_schedule,
     start_values,
@@ -69,6 +68,7 @@ from optsched.core.registry import OfflineResult
 from optsched.core.solver import solve
 from optsched.oasis.check import check
 from optsched.oasis.instance import OasisInstance, generate
+from optsched.oasis.paper import default_start
 from optsched.oasis.variants import oasis_lfloor
 
 SIZE = {"n_jobs": 50, "n_slots": 30, "n_worker_servers": 20, "n_ps_servers": 20}
@@ -146,7 +146,8 @@ def start_schedule(inst: OasisInstance, which: bool | str):
     """The MIP start's schedule: None, the shipped one, or the best with ``oasis_lfloor``."""
     if not which:
         return None
-    name, sched, value = best_online_start(inst)
+    sched = default_start(inst)  # the shipped start: the best online schedule
+    value = check(inst, sched).objective
     if which == "lfloor":
         alt = oasis_lfloor(inst)
         if check(inst, alt).objective > value:

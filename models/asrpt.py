@@ -60,123 +60,29 @@ from __future__ import annotations
 
 import itertools
 import math
-import time
 from collections.abc import Sequence
 
 import numpy as np
 import pyomo.environ as pyo
+from optsched.models.asrpt_placement import build_placement, solve_placement
 
-from optsched.asrpt.timing import Cluster, Stage, check_placement, stage_times
-from optsched.core.errors import InvalidInstanceError
-from optsched.core.solver import (
-    Deadline,
-    DeadlineExceeded,
-    keep_better,
-    solve,
-    timed_out,
-)
+from optsched.asrpt.bounds import lower_bound
+from optsched.asrpt.check import check
+from optsched.asrpt.instance import AsrptInstance
+from optsched.asrpt.schedule import AsrptSchedule
+from optsched.asrpt.timing import Cluster, Stage, stage_times
+from optsched.core.base import OfflineResult, certified_solve, start_objective
+from optsched.core.solver import Deadline, DeadlineExceeded, timed_out
 
 __all__ = [
     "build_placement",
     "build_schedule",
     "options",
     "placements",
+    "serial_schedule",
     "solve_offline",
     "solve_placement",
 ]
-
-
-def build_placement(
-    stages: Sequence[Stage], cluster: Cluster, free: Sequence[int]
-) -> pyo.ConcreteModel:
-    """The exact placement MILP of the module docstring."""
-    S, M = len(stages), cluster.n_servers
-    free = [int(f) for f in free]
-    if len(free) != M or any(f < 0 for f in free):
-        raise InvalidInstanceError(f"free: need {M} counts >= 0, got {free}")
-    g, bi, bb = cluster.gpus, cluster.b_inter, cluster.b_intra
-    mod = pyo.ConcreteModel(name="asrpt_placement")
-    mod.S, mod.M = pyo.RangeSet(0, S - 1), pyo.RangeSet(0, M - 1)
-    k = [st.k for st in stages]
-    mod.x = pyo.Var(
-        mod.S,
-        mod.M,
-        domain=pyo.NonNegativeIntegers,
-        bounds=lambda _, s, m: (0, min(k[s], free[m])),
-    )
-    mod.z = pyo.Var(mod.S, mod.M, domain=pyo.Binary)
-    mod.w = pyo.Var(mod.S, mod.M, domain=pyo.Binary)
-    mod.alpha = pyo.Var(domain=pyo.NonNegativeReals)
-    mod.c2 = pyo.Constraint(
-        mod.S, rule=lambda _, s: sum(mod.x[s, m] for m in mod.M) == k[s]
-    )
-    mod.c3 = pyo.Constraint(
-        mod.M, rule=lambda _, m: sum(mod.x[s, m] for s in mod.S) <= free[m]
-    )
-    mod.z_lo = pyo.Constraint(
-        mod.S, mod.M, rule=lambda _, s, m: mod.z[s, m] <= mod.x[s, m]
-    )
-    mod.z_hi = pyo.Constraint(
-        mod.S, mod.M, rule=lambda _, s, m: mod.x[s, m] <= k[s] * mod.z[s, m]
-    )
-    mod.w_lo = pyo.Constraint(
-        mod.S, mod.M, rule=lambda _, s, m: k[s] * mod.w[s, m] <= mod.x[s, m]
-    )
-    mod.w_hi = pyo.Constraint(
-        mod.S, mod.M, rule=lambda _, s, m: mod.x[s, m] <= k[s] - 1 + mod.w[s, m]
-    )
-
-    def beta(s: int, m: int):
-        st = stages[s]
-        expr = st.pf + st.pb
-        big = st.pf + st.pb
-        for nb, d in ((s - 1, st.d_in), (s + 1, st.d_out)):
-            if 0 <= nb < S and d > 0:
-                kn = k[nb]
-                expr += g * 2 * d * (kn - mod.x[nb, m]) / (kn * bi)
-                expr += 2 * d * mod.x[nb, m] / (kn * bb)
-                big += max(g * 2 * d / bi, 2 * d / bb)
-        vol = 2 * (st.k - 1) * st.h / st.k
-        expr += vol * g / bi * (mod.z[s, m] - mod.w[s, m]) + vol / bb * mod.w[s, m]
-        big += max(vol * g / bi, vol / bb)
-        return expr, big
-
-    def c7(_, s, m):
-        expr, big = beta(s, m)
-        return mod.alpha >= expr - big * (1 - mod.z[s, m])
-
-    mod.c7 = pyo.Constraint(mod.S, mod.M, rule=c7)
-    mod.obj = pyo.Objective(expr=mod.alpha)
-    return mod
-
-
-def solve_placement(
-    stages: Sequence[Stage],
-    cluster: Cluster,
-    free: Sequence[int],
-    *,
-    time_limit: float | None = 60.0,
-    threads: int | None = 1,
-) -> tuple[float, np.ndarray | None, str, float]:
-    """Solve :func:`build_placement`; ``(alpha, x, status, runtime)``.
-
-    ``alpha`` is recomputed from ``x`` by :func:`~optsched.asrpt.timing.stage_times`
-    (the independent evaluation), NaN and ``x = None`` without a solution.
-    """
-    mod = build_placement(stages, cluster, free)
-    res = solve(mod, time_limit=time_limit, threads=threads)
-    if not res.has_solution:
-        return float("nan"), None, res.status, res.runtime
-    x = np.array(
-        [[round(pyo.value(mod.x[s, m])) for m in mod.M] for s in mod.S], dtype=np.int64
-    )
-    check_placement(tuple(stages), x, cluster)
-    return (
-        float(stage_times(tuple(stages), x, cluster).max()),
-        x,
-        res.status,
-        res.runtime,
-    )
 
 
 # ------------------------------------------------------------------ scheduling
@@ -210,7 +116,7 @@ def options(
 
 
 def build_schedule(
-    inst,
+    inst: AsrptInstance,
     upper: float,
     *,
     max_variables: int | None = None,
@@ -313,102 +219,136 @@ def _n_placements(stages: Sequence[Stage], M: int) -> int:
     return math.prod(math.comb(st.k + M - 1, M - 1) for st in stages)
 
 
+def serial_schedule(
+    inst: AsrptInstance, opts: Sequence[list] | None = None
+) -> AsrptSchedule:
+    """A feasible schedule without an algorithm: one job at a time.
+
+    Jobs in arrival order (ties: index) each take their least-``alpha``
+    placement (:func:`options`; the first on ties) on the otherwise empty
+    cluster, starting at the first whole slot at or after both their
+    arrival and the previous job's completion.  Only one job runs at any
+    instant, so (3) holds; the value bounds the horizon of
+    :func:`build_schedule` when the caller gives no start.
+    """
+    opts = (
+        [options(j.stages, inst.cluster) for j in inst.jobs] if opts is None else opts
+    )
+    n = inst.n_jobs
+    start, servers, xs = [0] * n, [()] * n, [np.zeros((0, 0))] * n
+    free_at = 0.0
+    for i in sorted(range(n), key=lambda i: (int(inst.jobs[i].arrival), i)):
+        job = inst.jobs[i]
+        dur = [float(inst.slots(job.iterations, a)) for _, _, a in opts[i]]
+        u, x, _ = opts[i][int(np.argmin(dur))]
+        used = [m for m in range(len(u)) if u[m]]
+        start[i] = max(int(job.arrival), math.ceil(free_at))
+        servers[i], xs[i] = tuple(used), x[:, used]
+        free_at = start[i] + min(dur)
+    return AsrptSchedule(
+        tuple(start), tuple(servers), tuple(xs), {"algorithm": "serial"}
+    )
+
+
 def solve_offline(
-    inst,
+    inst: AsrptInstance,
     *,
     time_limit: float | None = 60.0,
+    start: AsrptSchedule | None = None,
     threads: int | None = 1,
-    upper=None,
     verbose: bool = False,
-):
+) -> OfflineResult:
     """Exact offline optimum of (8) for tiny instances (:func:`build_schedule`).
 
-    ``upper`` is a schedule of ``inst`` whose checked value bounds the
-    horizon (default: the best of the registered online algorithms).  The
-    reported ``bound`` is the larger of HiGHS's bound and
+    The steps are :func:`optsched.core.base.certified_solve`'s.  ``start``
+    is a checked schedule of ``inst`` (the harness passes the best of the
+    registered online algorithms, :func:`optsched.asrpt.paper.default_start`);
+    its value bounds the horizon of the model and it is the incumbent when
+    HiGHS stops without a better one.  HiGHS gets no MIP start.  Without
+    ``start`` the :func:`serial_schedule` plays that part.  The reported
+    ``bound`` is the larger of HiGHS's bound and
     :func:`optsched.asrpt.bounds.lower_bound`.
 
-    ``time_limit`` covers everything from the call on: the online runs for
-    ``upper``, the placement enumeration, the model building and HiGHS (which
-    gets what is left).  When it runs out, or HiGHS stops without a better
-    incumbent, the result is ``status="time_limit"`` with ``upper`` as
-    incumbent (when computed) and the certified lower bound.
+    ``time_limit`` covers everything from the call on: the serial schedule,
+    the placement enumeration, the model building and HiGHS (which gets
+    what is left).  When it runs out, or HiGHS stops without a better
+    incumbent, the result is ``status="time_limit"`` with the start as
+    incumbent (when there is one) and the certified lower bound.
 
     Larger instances (more than :data:`MAX_PLACEMENTS` placements to
     enumerate, :data:`MAX_VARIABLES` start variables or
     :data:`MAX_NONZEROS` capacity-row terms) are not modelled: the result is
-    then ``status="time_limit"`` (not proven) with the ``upper`` schedule as
-    incumbent and the certified lower bound as ``bound``, so the ratio
-    harness reports the interval ``[ALG / upper, ALG / lower_bound]``.
+    then ``status="time_limit"`` (not proven) with ``start`` as incumbent
+    (None without one) and the certified lower bound as ``bound``, so the
+    ratio harness reports the interval ``[ALG / start, ALG / lower_bound]``.
 
     An instance without jobs has the empty schedule, optimal with value 0.
-    """
-    from optsched.asrpt.bounds import lower_bound
-    from optsched.asrpt.check import check
-    from optsched.asrpt.schedule import AsrptSchedule
-    from optsched.core.registry import OfflineResult
 
+    Raises
+    ------
+    optsched.InfeasibleScheduleError
+        If ``start`` fails the checker (``"start: ..."``).
+    """
     deadline = Deadline(time_limit)
-    began = deadline.began
+    ub = start_objective(inst, start, check)
     if inst.n_jobs == 0:
         empty = AsrptSchedule((), (), (), {"algorithm": "milp"})
         value = check(inst, empty).objective
         return OfflineResult(value, value, "optimal", deadline.elapsed(), empty)
-    ub = math.nan
-    try:
-        if upper is None:
-            from optsched.core.registry import get_paper
+    M = inst.cluster.n_servers
+    if sum(_n_placements(j.stages, M) for j in inst.jobs) > MAX_PLACEMENTS:
+        return _not_modelled(inst, start, ub, deadline)
+    if start is None:
+        try:
+            deadline.check("building the serial schedule")
+            start = serial_schedule(inst)
+        except DeadlineExceeded:
+            return timed_out(deadline, lower_bound(inst)["lower_bound"])
+        ub = start_objective(inst, start, check)
+    opts: list = []
 
-            p = get_paper("asrpt")
-            best = None
-            for name in p.algorithms:
-                deadline.check(f"running {name} for the upper bound")
-                sched = p.run(name, inst)
-                value = check(inst, sched).objective
-                if best is None or value < best[1]:
-                    best = (sched, value)
-            upper, ub = best
-        else:
-            ub = check(inst, upper).objective
-        M = inst.cluster.n_servers
-        if sum(_n_placements(j.stages, M) for j in inst.jobs) > MAX_PLACEMENTS:
-            return _not_modelled(inst, upper, ub, began)
-        mod, opts = build_schedule(
-            inst,
-            ub,
-            max_variables=MAX_VARIABLES,
-            max_nonzeros=MAX_NONZEROS,
-            deadline=deadline,
-        )
+    def build(dl: Deadline) -> pyo.ConcreteModel | OfflineResult:
+        mod, found = build_schedule(
+            inst, ub, max_variables=MAX_VARIABLES, max_nonzeros=MAX_NONZEROS,
+            deadline=dl,
+        )  # fmt: skip
         if mod is None:
-            return _not_modelled(inst, upper, ub, began)
-        deadline.check("building the model")
-    except DeadlineExceeded:
-        return timed_out(deadline, lower_bound(inst)["lower_bound"], upper, ub)
-    res = solve(mod, time_limit=deadline.remaining(), threads=threads, verbose=verbose)
+            return _not_modelled(inst, start, ub, dl)
+        opts[:] = found
+        return mod
 
-    def extract() -> AsrptSchedule:
+    def extract(mod: pyo.ConcreteModel) -> AsrptSchedule:
         n = inst.n_jobs
-        start, servers, xs = [0] * n, [()] * n, [np.zeros((0, 0))] * n
+        begin, servers, xs = [0] * n, [()] * n, [np.zeros((0, 0))] * n
         for i, o, t in mod.K:
             if pyo.value(mod.y[i, o, t]) > 0.5:
                 u, x, _ = opts[i][o]
                 used = [m for m in range(len(u)) if u[m]]
-                start[i], servers[i], xs[i] = t, tuple(used), x[:, used]
-        return AsrptSchedule(tuple(start), tuple(servers), tuple(xs),
+                begin[i], servers[i], xs[i] = t, tuple(used), x[:, used]
+        return AsrptSchedule(tuple(begin), tuple(servers), tuple(xs),
                              {"algorithm": "milp"})  # fmt: skip
 
-    out = OfflineResult.from_solve(res, began, extract, lambda s: check(inst, s))
-    out = keep_better(out, "min", upper, ub)
+    out = certified_solve(
+        inst,
+        build=build,
+        extract=extract,
+        check=check,
+        sense="min",
+        time_limit=time_limit,
+        start=start,
+        bound=lambda: lower_bound(inst)["lower_bound"],
+        deadline=deadline,
+        threads=threads,
+        verbose=verbose,
+    )
     lb = lower_bound(inst)["lower_bound"]
     bound = max(out.bound, lb) if out.bound == out.bound else lb
     return OfflineResult(out.objective, bound, out.status, out.runtime, out.schedule)
 
 
-def _not_modelled(inst, upper, ub: float, began: float):
+def _not_modelled(
+    inst: AsrptInstance, start: AsrptSchedule | None, ub: float, deadline: Deadline
+) -> OfflineResult:
     """The unproven result of an instance too large to model (see :func:`solve_offline`)."""
-    from optsched.asrpt.bounds import lower_bound
-    from optsched.core.registry import OfflineResult
-
     lb = lower_bound(inst)["lower_bound"]
-    return OfflineResult(ub, lb, "time_limit", time.perf_counter() - began, upper)
+    return OfflineResult(ub, lb, "time_limit", deadline.elapsed(), start)

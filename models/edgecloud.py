@@ -118,25 +118,18 @@ proven within 60 s.
 from __future__ import annotations
 
 import math
-import time
 from collections import defaultdict
 
 import numpy as np
 import pyomo.environ as pyo
 from pyomo.common.collections import ComponentMap
 
-from optsched.core.errors import InfeasibleScheduleError, InvalidInstanceError
-from optsched.core.registry import OfflineResult
-from optsched.core.solver import (
-    Deadline,
-    DeadlineExceeded,
-    keep_better,
-    solve,
-    timed_out,
-)
+from optsched.core.base import OfflineResult, certified_solve
+from optsched.core.errors import InvalidInstanceError
+from optsched.core.solver import Deadline
 from optsched.edgecloud.check import check
 from optsched.edgecloud.instance import EdgeCloudInstance
-from optsched.edgecloud.schedule import EdgeCloudSchedule, cloud_only
+from optsched.edgecloud.schedule import EdgeCloudSchedule
 
 __all__ = [
     "build_model",
@@ -531,22 +524,6 @@ def start_values(
     return values
 
 
-def _best_witness(inst: EdgeCloudInstance) -> EdgeCloudSchedule | None:
-    """The checked schedule of least total JCT among all-cloud and A_online (or None)."""
-    from optsched.edgecloud.online import a_online
-
-    best, best_obj = None, math.inf
-    for make in (cloud_only, a_online):
-        sched = make(inst)
-        try:
-            obj = check(inst, sched).objective
-        except InfeasibleScheduleError:  # e.g. T too short, or past T
-            continue
-        if obj < best_obj:
-            best, best_obj = sched, obj
-    return best
-
-
 def jct_bound(inst: EdgeCloudInstance) -> float:
     """A valid lower bound on (2) without a solve: ``sum_j (first_j - r_j)``.
 
@@ -561,11 +538,13 @@ def solve_offline(
     inst: EdgeCloudInstance,
     *,
     time_limit: float | None = 60.0,
+    start: EdgeCloudSchedule | None = None,
     threads: int | None = None,
     verbose: bool = False,
-    mip_start: bool = True,
 ) -> OfflineResult:
     """Offline optimum of (2) (with (7) when the instance has storage) by HiGHS.
+
+    The steps are :func:`optsched.core.base.certified_solve`'s.
 
     Parameters
     ----------
@@ -575,19 +554,20 @@ def solve_offline(
         Wall-clock limit in seconds for the whole call (None = none): model
         building, the MIP start and HiGHS, which gets what is left (HiGHS,
         and Pyomo handing it a large model, may overshoot).
+    start
+        A checked schedule of ``inst`` handed to HiGHS as MIP start
+        (:func:`start_values`) and kept as incumbent when HiGHS stops at the
+        limit without a better one; None: no start.  The harness passes the
+        better of the all-cloud schedule and A_online's
+        (:func:`optsched.edgecloud.paper.default_start`), so a time-limited
+        solve never reports an incumbent worse than A_online's.
+        (:func:`optsched.core.solver.solve` re-solves without the start if
+        HiGHS returns another point than the incumbent it reports, a highspy
+        1.16.0 defect seen on this model.)
     threads
         HiGHS threads (None = HiGHS default).
     verbose
         Show the HiGHS log.
-    mip_start
-        Seed HiGHS with the better of the all-cloud schedule
-        (:func:`~optsched.edgecloud.schedule.cloud_only`) and A_online's
-        schedule (:func:`~optsched.edgecloud.online.a_online`, seed 0), among
-        those that pass the checker at this ``T``
-        (:func:`optsched.core.solver.solve` re-solves without the start if
-        HiGHS returns another point than the incumbent it reports, a highspy
-        1.16.0 defect seen on this model).  A time-limited solve therefore
-        never reports an incumbent worse than A_online's.
 
     Returns
     -------
@@ -598,47 +578,39 @@ def solve_offline(
         a zero gap; ``infeasible`` also when some job cannot finish by ``T``
         on any server), ``runtime`` the wall time of build + solve.  When
         ``time_limit`` runs out before HiGHS starts: status ``time_limit``,
-        the start schedule (when computed) as incumbent and :func:`jct_bound`
-        as bound; when HiGHS stops at the limit without an incumbent as good
-        as the start, the start is the incumbent.  An instance without jobs
-        is optimal with the empty schedule and value 0.
+        ``start`` as incumbent and :func:`jct_bound` as bound; when HiGHS
+        stops at the limit without an incumbent as good as ``start``,
+        ``start`` is the incumbent.  An instance without jobs is optimal
+        with the empty schedule and value 0.
 
     Raises
     ------
     optsched.InfeasibleScheduleError
-        If the incumbent fails the checker (a model bug, never expected).
+        If ``start`` fails the checker (``"start: ..."``), or the incumbent
+        does (a model bug, never expected).
     """
-    deadline = Deadline(time_limit)
-    began = deadline.began
-    if inst.n_jobs == 0:
-        sched = EdgeCloudSchedule.build(inst, [], [], algorithm="milp")
-        return OfflineResult(0.0, 0.0, "optimal", time.perf_counter() - began, sched)
-    witness, witness_obj = None, math.nan
-    try:
+
+    def build(deadline: Deadline) -> pyo.ConcreteModel | OfflineResult:
+        if inst.n_jobs == 0:
+            sched = EdgeCloudSchedule.build(inst, [], [], algorithm="milp")
+            return OfflineResult(0.0, 0.0, "optimal", deadline.elapsed(), sched)
         try:
-            model = build_model(inst, deadline=deadline)
+            return build_model(inst, deadline=deadline)
         except InvalidInstanceError:
             return OfflineResult(
-                math.nan, math.nan, "infeasible", time.perf_counter() - began, None
+                math.nan, math.nan, "infeasible", deadline.elapsed(), None
             )
-        start = None
-        if mip_start:
-            deadline.check("computing the MIP start")
-            witness = _best_witness(inst)
-            if witness is not None:
-                witness_obj = check(inst, witness).objective
-                start = start_values(model, inst, witness)
-        deadline.check("computing the MIP start")
-    except DeadlineExceeded:
-        return timed_out(deadline, jct_bound(inst), witness, witness_obj)
-    res = solve(
-        model,
-        time_limit=deadline.remaining(),
+
+    return certified_solve(
+        inst,
+        build=build,
+        extract=lambda model: extract_schedule(model, inst),
+        check=check,
+        sense="min",
+        time_limit=time_limit,
+        start=start,
+        start_values=lambda model, sched: start_values(model, inst, sched),
+        bound=lambda: jct_bound(inst),
         threads=threads,
         verbose=verbose,
-        start=start,
     )
-    out = OfflineResult.from_solve(
-        res, began, lambda: extract_schedule(model, inst), lambda s: check(inst, s)
-    )
-    return keep_better(out, "min", witness, witness_obj)

@@ -149,15 +149,17 @@ tolerances of about 1e-6 (in objective units), which in seconds would be
 :func:`solve_exact` therefore measures the objective in units in which
 the trivial bound ``sum_i c_i / hi_i(M)`` is :data:`P1_OBJECTIVE_SCALE`
 (1e4), runs HiGHS with the MIP defaults of :mod:`optsched.core.solver`, and
-starts from the best checked of a greedy placement and the online
-algorithms' placements (:func:`start_placement`), passed to HiGHS as a MIP
-start, so that a time limit always leaves an incumbent.
+starts from the better (checked) of a greedy placement and the caller's
+start re-split by (12) (:func:`start_placement`; the harness passes the
+best of the online algorithms' placements,
+:func:`optsched.hetero.paper.default_start`), passed to HiGHS as a MIP
+start when the caller gave one, so that a time limit always leaves an
+incumbent.
 """
 
 from __future__ import annotations
 
 import math
-import time
 from collections.abc import Sequence
 from dataclasses import dataclass
 from typing import Any
@@ -166,9 +168,9 @@ import numpy as np
 import pyomo.environ as pyo
 from pyomo.common.collections import ComponentMap
 
+from optsched.core.base import OfflineResult, certified_solve, start_objective
 from optsched.core.errors import SolverError
-from optsched.core.registry import OfflineResult
-from optsched.core.solver import solve
+from optsched.core.solver import Deadline, solve
 from optsched.hetero.check import check
 from optsched.hetero.instance import HeteroInstance
 from optsched.hetero.schedule import HeteroPlacement
@@ -341,10 +343,6 @@ def solve_p3(
 #: bug of the OASiS model) are not needed for correctness here in our tests
 #: and cost no measurable time.
 #:
-#: Online algorithms whose placements (re-split by (12) on ``rho*``) are
-#: candidates for the start of :func:`solve_exact` (:func:`start_placement`).
-START_ALGORITHMS = ("optimus_lb", "optimus", "jps")
-
 #: Options of the one retry :func:`solve_exact` makes when a round still ends
 #: in a HiGHS error.
 P1_FALLBACK_OPTIONS: dict[str, Any] = {"presolve": "off"}
@@ -746,32 +744,39 @@ def _greedy_assignment(inst: HeteroInstance) -> np.ndarray:
     return a
 
 
-def start_placement(
-    inst: HeteroInstance, algorithms: Sequence[str] = START_ALGORITHMS
-) -> tuple[HeteroPlacement, Any]:
-    """The best checked start of :func:`solve_exact`: ``(placement, evaluation)``.
+def resplit(inst: HeteroInstance, sched: HeteroPlacement) -> HeteroPlacement:
+    """``sched``'s worker assignment with the split (12) on the true throughput.
 
-    Candidates: :func:`_greedy_assignment` and the worker assignments of
-    ``algorithms`` (registry names; JPS with ``p3="exact"``), each re-split
-    by (12) on the true throughput (the split P1 optimises for a fixed
-    ``sigma``) and evaluated by the checker; the lowest average JCT (8)
-    wins, the greedy one on ties.
+    The split P1 optimises for a fixed ``sigma``, so the re-split placement
+    is never worse than ``sched`` (``algorithm="offline_milp"``).
     """
-    from optsched.hetero.paper import PAPER
+    return HeteroPlacement.from_assignment(
+        inst,
+        np.asarray(sched.sigma).argmax(axis=0),
+        algorithm="offline_milp",
+        rho=inst.rho,
+    )
 
-    assignments = [_greedy_assignment(inst)]
-    for name in algorithms:
-        kw = {"p3": "exact"} if name == "jps" else {}
-        assignments.append(PAPER.algorithms[name](inst, **kw).sigma.argmax(axis=0))
-    best: tuple[HeteroPlacement, Any] | None = None
-    for assignment in assignments:
-        sched = HeteroPlacement.from_assignment(
-            inst, assignment, algorithm="offline_milp", rho=inst.rho
-        )
+
+def start_placement(
+    inst: HeteroInstance, start: HeteroPlacement | None = None
+) -> tuple[HeteroPlacement, Any]:
+    """The start of :func:`solve_exact`: ``(placement, evaluation)``.
+
+    Candidates: :func:`_greedy_assignment` and ``start`` (a checked
+    placement of ``inst``, e.g. an online algorithm's), each re-split by
+    (12) on the true throughput (:func:`resplit`) and evaluated by the
+    checker; the lower average JCT (8) wins, the greedy one on ties.
+    """
+    greedy = HeteroPlacement.from_assignment(
+        inst, _greedy_assignment(inst), algorithm="offline_milp", rho=inst.rho
+    )
+    best = (greedy, check(inst, greedy))
+    if start is not None:
+        sched = resplit(inst, start)
         ev = check(inst, sched)
-        if best is None or ev.objective < best[1].objective:
+        if ev.objective < best[1].objective:
             best = (sched, ev)
-    assert best is not None
     return best
 
 
@@ -791,17 +796,18 @@ def solve_exact(
     inst: HeteroInstance,
     *,
     time_limit: float | None = 60.0,
+    start: HeteroPlacement | None = None,
     rel_gap: float = 1e-9,
     max_rounds: int = 50,
     cuts: int = 64,
     threads: int | None = None,
     verbose: bool = False,
-    mip_start: bool = True,
 ) -> OfflineResult:
     """Certified optimum of P1 (8) on the true throughput by outer approximation.
 
-    Loop (module docstring): solve :func:`build_model` with HiGHS
-    (``mip_gap=0``), evaluate the incumbent with the checker
+    The steps are :func:`optsched.core.base.certified_solve`'s, with the
+    outer-approximation loop as the solve step: solve :func:`build_model`
+    with HiGHS (``mip_gap=0``), evaluate the incumbent with the checker
     (:func:`optsched.hetero.check.check` on
     ``HeteroPlacement.from_assignment(..., rho=inst.rho)``), add the tangent
     cuts at the incumbent's ``V_i`` (:func:`add_tangent_cuts`) and re-solve,
@@ -818,6 +824,13 @@ def solve_exact(
     time_limit
         Wall-clock budget in seconds for all rounds together (None = none);
         each MILP gets what is left, and HiGHS may overshoot it.
+    start
+        A checked placement of ``inst`` (the harness passes the best of the
+        online placements, :func:`optsched.hetero.paper.default_start`), or
+        None.  The run starts from :func:`start_placement` (the better of
+        the greedy placement and ``start``, both re-split by (12)), whose
+        tangents are added before round 1; with ``start`` it is also passed
+        to HiGHS as a MIP start in round 1, without it HiGHS gets no start.
     rel_gap
         Relative gap at which the incumbent is declared optimal.
     max_rounds
@@ -826,10 +839,6 @@ def solve_exact(
         Initial tangents per job (:func:`build_model`).
     threads, verbose
         Passed to :func:`optsched.core.solver.solve`.
-    mip_start
-        Start from :func:`start_placement` (the best checked of the greedy
-        and the online placements) and pass it to HiGHS as a MIP start in
-        round 1; ``False``: the greedy placement only, not passed to HiGHS.
 
     Returns
     -------
@@ -848,43 +857,98 @@ def solve_exact(
         placement, whose ``meta`` holds ``rounds``, ``gap`` and the per-round
         ``history`` (seconds).  An instance without jobs has the empty
         placement, optimal with objective 0 (no HiGHS call).
+
+    Raises
+    ------
+    optsched.InfeasibleScheduleError
+        If ``start`` fails the checker (``"start: ..."``).
     """
-    began = time.perf_counter()
+    deadline = Deadline(time_limit)
     if inst.n_jobs == 0:
         K = inst.n_workers
         empty = HeteroPlacement(
             np.zeros((0, K), dtype=np.int64), np.zeros((0, K)), "offline_milp"
         )
+        start_objective(inst, start, check)
         value = check(inst, empty).objective
-        return OfflineResult(
-            value, value, "optimal", time.perf_counter() - began, empty
-        )
+        return OfflineResult(value, value, "optimal", deadline.elapsed(), empty)
+    start_objective(inst, start, check)  # the caller's start must be feasible
+    best_sched, ev = start_placement(inst, start)
     data = _p1_data(inst)
     trivial = data.trivial_bound
     scale = P1_OBJECTIVE_SCALE / trivial
-    model = build_model(inst, cuts=cuts, scale=scale)
-    # a feasible start, so that a time limit always leaves an incumbent
-    best_sched, ev = start_placement(inst, START_ALGORITHMS if mip_start else ())
-    seed = _sigma_start(model, best_sched) if mip_start else None
-    best_obj = ev.objective
-    for i in range(inst.n_jobs):
-        add_tangent_cuts(model, i, [float(ev.throughput[i])])
+
+    def build(_: Deadline) -> pyo.ConcreteModel:
+        model = build_model(inst, cuts=cuts, scale=scale)
+        for i in range(inst.n_jobs):
+            add_tangent_cuts(model, i, [float(ev.throughput[i])])
+        return model
+
+    def oa_rounds(
+        model: pyo.ConcreteModel, seed: ComponentMap | None, dl: Deadline
+    ) -> OfflineResult:
+        return _oa_loop(
+            inst, model, seed, dl, best_sched, ev.objective, trivial, scale,
+            rel_gap=rel_gap, max_rounds=max_rounds, threads=threads,
+            verbose=verbose,
+        )  # fmt: skip
+
+    return certified_solve(
+        inst,
+        build=build,
+        extract=lambda model: extract_schedule(model, inst),
+        check=check,
+        sense="min",
+        time_limit=time_limit,
+        start=best_sched,
+        start_values=_sigma_start if start is not None else None,
+        bound=lambda: min(trivial, ev.objective),
+        solve_step=oa_rounds,
+        deadline=deadline,
+    )
+
+
+def solve_offline(
+    inst: HeteroInstance,
+    *,
+    time_limit: float | None = 60.0,
+    start: HeteroPlacement | None = None,
+    **options: Any,
+) -> OfflineResult:
+    """Certified optimum of P1 (8): :func:`solve_exact` (``options`` are its keywords)."""
+    return solve_exact(inst, time_limit=time_limit, start=start, **options)
+
+
+def _oa_loop(
+    inst: HeteroInstance,
+    model: pyo.ConcreteModel,
+    seed: ComponentMap | None,
+    deadline: Deadline,
+    best_sched: HeteroPlacement,
+    best_obj: float,
+    trivial: float,
+    scale: float,
+    *,
+    rel_gap: float,
+    max_rounds: int,
+    threads: int | None,
+    verbose: bool,
+) -> OfflineResult:
+    """The outer-approximation rounds of :func:`solve_exact` (its solve step)."""
     best_bound = trivial
     status = "time_limit"
     history: list[dict[str, Any]] = [{"status": "start", "true_objective": best_obj}]
     for _ in range(max_rounds):
-        left = None
-        if time_limit is not None:
-            left = time_limit - (time.perf_counter() - began)
-            if left <= 0:
-                break
+        left = deadline.remaining()
+        if left is not None and left <= 0:
+            break
         kw = {"threads": threads, "verbose": verbose}
         res = solve(model, time_limit=left, start=seed, **kw)
         seed = None  # round 1 only; later rounds find the incumbent's tangents
         if res.status == "error":
             history.append({"status": "error", "runtime": res.runtime})
-            if time_limit is not None:
-                left = max(1.0, time_limit - (time.perf_counter() - began))
+            if left is not None:
+                left = max(1.0, deadline.remaining() or 0.0)
             res = solve(model, time_limit=left, options=P1_FALLBACK_OPTIONS, **kw)
         if res.status not in ("optimal", "time_limit"):
             history.append({"status": res.status, "runtime": res.runtime})
@@ -923,7 +987,7 @@ def solve_exact(
         if added == 0:
             status = "error"  # tangents present, gap open: tolerances
             break
-    runtime = time.perf_counter() - began
+    runtime = deadline.elapsed()
     # a valid bound stays valid when lowered to the incumbent (float noise)
     best_bound = min(best_bound, best_obj)
     best_sched.meta.update(

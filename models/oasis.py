@@ -99,16 +99,9 @@ import numpy as np
 import pyomo.environ as pyo
 from pyomo.common.collections import ComponentMap
 
+from optsched.core.base import OfflineResult, certified_solve
 from optsched.core.errors import SolverError
-from optsched.core.registry import OfflineResult
-from optsched.core.solver import (
-    Deadline,
-    DeadlineExceeded,
-    PersistentLP,
-    keep_better,
-    solve,
-    timed_out,
-)
+from optsched.core.solver import Deadline, PersistentLP
 from optsched.oasis.check import check
 from optsched.oasis.instance import OasisInstance, ceil_eps
 from optsched.oasis.online import place, slot_cost_curve
@@ -127,7 +120,6 @@ __all__ = [
     "extract_schedule",
     "solve_offline",
     "start_values",
-    "best_online_start",
     "utility_bound",
 ]
 
@@ -143,9 +135,6 @@ __all__ = [
 #: HiGHS returned completions up to 8e-7 worse than optimal as "optimal"
 #: (with an equally wrong bound).  1e-9 fixes it at no measurable cost.
 HIGHS_OPTIONS: dict[str, float] = {"mip_feasibility_tolerance": 1e-9}
-#: Online algorithms whose checked schedules seed :func:`solve_offline`
-#: (Dorm is left out: it solves MILPs itself).
-START_ALGORITHMS = ("oasis", "rrh", "drf", "fifo")
 
 
 # --------------------------------------------------------------------------
@@ -485,28 +474,6 @@ def start_values(
     return values
 
 
-def best_online_start(
-    inst: OasisInstance, deadline: Deadline | None = None
-) -> tuple[str, OasisSchedule, float]:
-    """The best checked schedule of :data:`START_ALGORITHMS`: ``(name, schedule, objective)``.
-
-    ``deadline`` is checked before every algorithm run (a run itself is not
-    interrupted).
-    """
-    from optsched.oasis.paper import PAPER
-
-    best: tuple[str, OasisSchedule, float] | None = None
-    for name in START_ALGORITHMS:
-        if deadline is not None:
-            deadline.check(f"running {name} for the MIP start")
-        sched = PAPER.algorithms[name](inst)
-        value = check(inst, sched).objective
-        if best is None or value > best[2]:
-            best = (name, sched, value)
-    assert best is not None
-    return best
-
-
 def utility_bound(inst: OasisInstance) -> float:
     """A valid upper bound on (1) without a solve: ``sum_i max(0, max_d f_i(d))``.
 
@@ -523,11 +490,13 @@ def solve_offline(
     inst: OasisInstance,
     *,
     time_limit: float | None = 60.0,
+    start: OasisSchedule | None = None,
     threads: int | None = None,
     verbose: bool = False,
-    mip_start: bool = True,
 ) -> OfflineResult:
     """Offline optimum of (1)-(13) with HiGHS on :func:`build_model`.
+
+    The steps are :func:`optsched.core.base.certified_solve`'s.
 
     Parameters
     ----------
@@ -535,17 +504,19 @@ def solve_offline(
         The instance.
     time_limit
         Wall-clock limit in seconds for the whole call (None = none): the
-        online runs of the MIP start, the model building and HiGHS, which
-        gets what is left (HiGHS, and Pyomo handing it a large model, may
-        overshoot).
+        model building and HiGHS, which gets what is left (HiGHS, and Pyomo
+        handing it a large model, may overshoot).
+    start
+        A checked schedule of ``inst`` handed to HiGHS as MIP start
+        (:func:`start_values`) and kept as incumbent when HiGHS stops at
+        the limit without a better one; None: no start.  The harness passes
+        the best checked schedule of the online algorithms
+        (:func:`optsched.oasis.paper.default_start`; measured in
+        docs/oasis.md, "MIP start").
     threads
         HiGHS threads (None = HiGHS default).
     verbose
         Show the HiGHS log.
-    mip_start
-        Seed HiGHS with the best checked schedule of
-        :data:`START_ALGORITHMS` (:func:`start_values`); measured in
-        docs/oasis.md ("MIP start").
 
     Returns
     -------
@@ -553,50 +524,45 @@ def solve_offline(
         ``objective`` is the checker's recomputation of (1) for the incumbent
         (NaN when there is none), ``bound`` HiGHS's dual bound, ``status``
         from :func:`optsched.core.solver.solve` (``optimal`` only when HiGHS
-        proved a zero gap), ``runtime`` the wall time of build + solve
-        (and of the online runs of the start).  When ``time_limit`` runs out
-        before HiGHS starts: status ``time_limit``, the start schedule (when
-        computed) as incumbent and :func:`utility_bound` as bound; when HiGHS
-        stops at the limit without an incumbent as good as the start, the
-        start is the incumbent.  An instance without jobs (or none that can
-        finish) is optimal with the empty schedule and value 0.
+        proved a zero gap), ``runtime`` the wall time of build + solve.
+        When ``time_limit`` runs out before HiGHS starts: status
+        ``time_limit``, ``start`` as incumbent and :func:`utility_bound` as
+        bound; when HiGHS stops at the limit without an incumbent as good as
+        ``start``, ``start`` is the incumbent.  An instance without jobs (or
+        none that can finish) is optimal with the empty schedule and value 0.
 
     Raises
     ------
     optsched.InfeasibleScheduleError
-        If the incumbent fails the checker (a model bug, never expected).
+        If ``start`` fails the checker (``"start: ..."``), or the incumbent
+        does (a model bug, never expected).
     """
-    deadline = Deadline(time_limit)
-    began = deadline.began
-    start_sched, start_obj = None, math.nan
-    try:
+
+    def build(deadline: Deadline) -> pyo.ConcreteModel | OfflineResult:
         model = build_model(inst, deadline=deadline) if inst.n_jobs else None
         if model is None or not model._oasis["live"]:
             # no job can finish within T on the empty cluster: rejecting all is optimal
             sched = OasisSchedule.empty(inst, "milp")
             objective = check(inst, sched).objective
             return OfflineResult(
-                objective, objective, "optimal", time.perf_counter() - began, sched
+                objective, objective, "optimal", deadline.elapsed(), sched
             )
-        seed = None
-        if mip_start:
-            _, start_sched, start_obj = best_online_start(inst, deadline)
-            seed = start_values(model, inst, start_sched)
-        deadline.check("computing the MIP start")
-    except DeadlineExceeded:
-        return timed_out(deadline, utility_bound(inst), start_sched, start_obj)
-    res = solve(
-        model,
-        time_limit=deadline.remaining(),
+        return model
+
+    return certified_solve(
+        inst,
+        build=build,
+        extract=lambda model: extract_schedule(model, inst),
+        check=check,
+        sense="max",
+        time_limit=time_limit,
+        start=start,
+        start_values=lambda model, sched: start_values(model, inst, sched),
+        bound=lambda: utility_bound(inst),
         threads=threads,
         verbose=verbose,
         options=HIGHS_OPTIONS,
-        start=seed,
     )
-    out = OfflineResult.from_solve(
-        res, began, lambda: extract_schedule(model, inst), lambda s: check(inst, s)
-    )
-    return keep_better(out, "max", start_sched, start_obj)
 
 
 # --------------------------------------------------------------------------

@@ -116,25 +116,17 @@ integral; the paper calls (7) NP-hard (docs/errata.md).
 from __future__ import annotations
 
 import math
-import time
 from collections import defaultdict
 
 import numpy as np
 import pyomo.environ as pyo
 from pyomo.common.collections import ComponentMap
 
-from optsched.core.errors import InfeasibleScheduleError
-from optsched.core.registry import OfflineResult
-from optsched.core.solver import (
-    Deadline,
-    DeadlineExceeded,
-    keep_better,
-    solve,
-    timed_out,
-)
+from optsched.core.base import OfflineResult, certified_solve
+from optsched.core.solver import Deadline
 from optsched.okita.check import TOL, check
 from optsched.okita.instance import OkitaInstance
-from optsched.okita.schedule import OkitaSchedule, local_first
+from optsched.okita.schedule import OkitaSchedule
 
 __all__ = [
     "build_model",
@@ -435,11 +427,13 @@ def solve_offline(
     inst: OkitaInstance,
     *,
     time_limit: float | None = 60.0,
+    start: OkitaSchedule | None = None,
     threads: int | None = None,
     verbose: bool = False,
-    mip_start: bool = True,
 ) -> OfflineResult:
     """Offline optimum of (2) by HiGHS.
+
+    The steps are :func:`optsched.core.base.certified_solve`'s.
 
     Parameters
     ----------
@@ -449,13 +443,17 @@ def solve_offline(
         Wall-clock limit in seconds for the whole call (None = none): model
         building, the MIP start and HiGHS, which gets what is left (HiGHS,
         and Pyomo handing it a large model, may overshoot).
+    start
+        A checked schedule of ``inst``, kept as incumbent when HiGHS stops
+        at the limit without a better one and handed to HiGHS as MIP start
+        when its worker counts are within ``Ybar`` (:func:`start_values`);
+        None: no start.  The harness passes
+        :func:`~optsched.okita.schedule.local_first` when the checker
+        accepts it (:func:`optsched.okita.paper.default_start`).
     threads
         HiGHS threads (None = HiGHS default).
     verbose
         Show the HiGHS log.
-    mip_start
-        Seed HiGHS with :func:`~optsched.okita.schedule.local_first` when the
-        checker accepts it (and its worker counts are within ``Ybar``).
 
     Returns
     -------
@@ -464,49 +462,46 @@ def solve_offline(
         there is none), ``bound`` HiGHS's lower bound, ``status`` from
         :func:`optsched.core.solver.solve` (``optimal`` only when proven),
         ``runtime`` the wall time of build + solve.  When ``time_limit`` runs
-        out before HiGHS starts: status ``time_limit``, the start schedule
-        (when computed) as incumbent and :func:`cost_bound` as bound; when
-        HiGHS stops at the limit without an incumbent as good as the start,
-        the start is the incumbent.  An instance without jobs is optimal
-        with the empty schedule and value 0.
+        out before HiGHS starts: status ``time_limit``, ``start`` as
+        incumbent and :func:`cost_bound` as bound; when HiGHS stops at the
+        limit without an incumbent as good as ``start``, ``start`` is the
+        incumbent.  An instance without jobs is optimal with the empty
+        schedule and value 0.
 
     Raises
     ------
     optsched.InfeasibleScheduleError
-        If the incumbent fails the checker (a model bug, never expected).
+        If ``start`` fails the checker (``"start: ..."``), or the incumbent
+        does (a model bug, never expected).
     """
-    deadline = Deadline(time_limit)
-    began = deadline.began
-    if inst.n_jobs == 0:
-        sched = OkitaSchedule.build(algorithm="milp")
-        return OfflineResult(0.0, 0.0, "optimal", time.perf_counter() - began, sched)
-    witness, witness_obj = None, math.nan
-    try:
-        model = build_model(inst, deadline=deadline)
-        start = None
-        if mip_start:
-            deadline.check("computing the MIP start")
-            sched = local_first(inst)
-            try:
-                value = check(inst, sched).objective
-                witness, witness_obj = sched, value
-                start = start_values(model, inst, sched)
-            except (InfeasibleScheduleError, ValueError):
-                start = None
-        deadline.check("computing the MIP start")
-    except DeadlineExceeded:
-        return timed_out(deadline, cost_bound(inst), witness, witness_obj)
-    res = solve(
-        model,
-        time_limit=deadline.remaining(),
+
+    def build(deadline: Deadline) -> pyo.ConcreteModel | OfflineResult:
+        if inst.n_jobs == 0:
+            sched = OkitaSchedule.build(algorithm="milp")
+            return OfflineResult(0.0, 0.0, "optimal", deadline.elapsed(), sched)
+        return build_model(inst, deadline=deadline)
+
+    def mip_start(
+        model: pyo.ConcreteModel, sched: OkitaSchedule
+    ) -> ComponentMap | None:
+        try:
+            return start_values(model, inst, sched)
+        except ValueError:  # more workers than Ybar: the incumbent only
+            return None
+
+    return certified_solve(
+        inst,
+        build=build,
+        extract=lambda model: extract_schedule(model, inst),
+        check=check,
+        sense="min",
+        time_limit=time_limit,
+        start=start,
+        start_values=mip_start,
+        bound=lambda: cost_bound(inst),
         threads=threads,
         verbose=verbose,
-        start=start,
     )
-    out = OfflineResult.from_solve(
-        res, began, lambda: extract_schedule(model, inst), lambda s: check(inst, s)
-    )
-    return keep_better(out, "min", witness, witness_obj)
 
 
 def build_placement(

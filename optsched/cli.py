@@ -21,7 +21,6 @@ import importlib.metadata
 import math
 import os
 import sys
-import tempfile
 import time
 from collections.abc import Callable, Sequence
 from pathlib import Path
@@ -30,8 +29,8 @@ from typing import Any, NoReturn
 import numpy as np
 import pandas as pd
 
+from .core.base import write_atomic, write_text_atomic
 from .core.errors import InfeasibleScheduleError, OptschedError
-from .core.experiment import default_file_mode, write_atomic
 from .core.registry import PAPERS, get_paper
 
 #: Where ``figure run`` writes by default and ``figure report`` reads/writes
@@ -147,20 +146,6 @@ def _check_output(option: str, path: str | os.PathLike, *, folder: bool) -> Path
     return target
 
 
-def _write_atomic(path: str | os.PathLike, text: str) -> None:
-    path = Path(path)
-    path.parent.mkdir(parents=True, exist_ok=True)
-    fd, tmp = tempfile.mkstemp(dir=path.parent, prefix=f".{path.name}.", suffix=".tmp")
-    os.fchmod(fd, default_file_mode())
-    try:
-        with os.fdopen(fd, "w") as fh:
-            fh.write(text)
-        os.replace(tmp, path)
-    except BaseException:
-        Path(tmp).unlink(missing_ok=True)
-        raise
-
-
 def _read(what: str, path: str) -> str:
     try:
         return Path(path).read_text()
@@ -269,7 +254,7 @@ def cmd_generate(args: argparse.Namespace) -> int:
     inst = p.generate(seed=args.seed, **size)
     text = inst.to_json(indent=1)
     if args.output:
-        _write_atomic(args.output, text + "\n")
+        write_text_atomic(args.output, text + "\n")
     else:
         print(text)
     return 0
@@ -309,7 +294,7 @@ def cmd_run(args: argparse.Namespace) -> int:
             " docs/horizon.md)"
         )
     if args.output:
-        _write_atomic(args.output, sched.to_json() + "\n")
+        write_text_atomic(args.output, sched.to_json() + "\n")
     print(f"{p.key}/{args.algorithm}: {line}  runtime={runtime:.3f}s")
     return 0
 
@@ -338,7 +323,10 @@ def cmd_solve(args: argparse.Namespace) -> int:
     if args.output:
         _check_output("-o", args.output, folder=False)
     inst = _load_instance(p, args.instance)
-    res = p.solve_offline(inst, time_limit=args.time_limit)
+    from .core.ratio import best_start
+
+    # the MIP start: the paper's start rule (online runs), not the model's
+    res = p.solve_offline(inst, time_limit=args.time_limit, start=best_start(p, inst))
     if res.status == "optimal":
         print(
             f"{p.key}: optimal objective={res.objective:.6g} runtime={res.runtime:.2f}s"
@@ -350,7 +338,7 @@ def cmd_solve(args: argparse.Namespace) -> int:
         )
     if args.output:
         if res.schedule is not None:
-            _write_atomic(args.output, res.schedule.to_json() + "\n")
+            write_text_atomic(args.output, res.schedule.to_json() + "\n")
         else:
             print(
                 f"optsched: warning: -o: no schedule (status {res.status}); "
@@ -396,7 +384,7 @@ def cmd_ratio(args: argparse.Namespace) -> int:
         **size,
     )
     if args.output:
-        _write_atomic(args.output, df.to_csv(index=False))
+        write_text_atomic(args.output, df.to_csv(index=False))
     show = df.assign(ratio_str=df.apply(_fmt_ratio, axis=1))
     with pd.option_context("display.width", 140, "display.max_rows", 500):
         print(
@@ -505,6 +493,9 @@ def cmd_figure(args: argparse.Namespace) -> int:
         _check_output("--out", out, folder=True)
         if args.record:
             _check_output("--record", FIGURES_CLAIMS / spec.paper, folder=True)
+    # specs that run the same task on the same grid point (edgecloud Figs.
+    # 7/9, 8/10, okita 9/10) compute it once per command
+    shared = experiment.TaskCache()
     for spec, out in zip(chosen, outs, strict=True):
         res = experiment.run(
             spec,
@@ -513,6 +504,7 @@ def cmd_figure(args: argparse.Namespace) -> int:
             workers=_workers(args),
             scheduler=args.scheduler,
             progress=not args.no_progress,
+            shared=shared,
         )
         args.written.append(spec.name)
         if args.record:  # unchanged claims (but the date) keep their file

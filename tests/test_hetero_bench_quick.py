@@ -7,6 +7,7 @@ import pytest
 
 import optsched
 from benchmarks import hetero_bench
+from optsched.hetero.online import JpsParams
 
 
 def test_hetero_bench_quick(tmp_path, capsys):
@@ -39,7 +40,7 @@ def test_hetero_bench_quick(tmp_path, capsys):
     row = df[df["bench"] == "jps_n40_k300"].iloc[0]
     p = optsched.get_paper("hetero")
     inst = p.generate(seed=int(row["seed"]), n_jobs=4, n_workers=300)
-    pl = p.run("jps", inst, n_samples=40, seed=0, p3=row["variant"])
+    pl = p.run("jps", inst, params=JpsParams(n_samples=40, p3=row["variant"]))
     assert p.check(inst, pl).objective == pytest.approx(row["avg_jct"], rel=1e-12)
     assert math.isnan(
         df.loc[df["bench"] == "has_all", "target_s"].iloc[0]

@@ -12,7 +12,7 @@ from contextlib import contextmanager
 import pytest
 
 import optsched
-from optsched.core.ratio import ratio_columns
+from optsched.core.ratio import best_start, ratio_columns
 from optsched.core.solver import Deadline, DeadlineExceeded
 
 #: Wall-clock slack over a time limit: HiGHS and Pyomo's hand-over of a
@@ -98,9 +98,10 @@ def test_asrpt_huge_iterations_honour_time_limit(monkeypatch, size_guard):
     if not size_guard:  # build the model anyway: the deadline must stop it
         monkeypatch.setattr(model, "MAX_NONZEROS", 10**15)
     p, inst = _asrpt_long_jobs(10**7)
+    start = best_start(p, inst)  # the caller's MIP start: the best online schedule
     began = time.perf_counter()
     with no_hang():
-        res = p.solve_offline(inst, time_limit=2)
+        res = p.solve_offline(inst, time_limit=2, start=start)
     assert time.perf_counter() - began < 2 + SLACK
     assert res.status == "time_limit"
     assert res.runtime < 2 + SLACK

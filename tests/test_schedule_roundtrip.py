@@ -501,3 +501,13 @@ def test_input_dict_is_not_modified() -> None:
     before = copy.deepcopy(d)
     p.schedule_type.from_dict(d)
     assert d == before
+
+
+def test_negative_value_is_reported_against_its_lower_bound():
+    """A negative slot below ``lo=0`` is named as ``must be >= 0``, not as out of int64."""
+    from optsched.core.validate import schedule_ints, schedule_shape
+
+    with pytest.raises(InvalidScheduleError, match=r"start\[1\]: must be >= 0, got -2"):
+        schedule_ints([1, -2], "start", 1, lo=0)
+    with pytest.raises(InvalidScheduleError, match=r"shape\[0\]: must be >= 0"):
+        schedule_shape([-1, 2], "shape", 2)

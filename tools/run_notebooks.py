@@ -15,14 +15,14 @@ Usage: ``python tools/run_notebooks.py [NOTEBOOK ...] [--timeout SECONDS]``.
 from __future__ import annotations
 
 import argparse
-import os
-import shutil
+import stat
 import sys
-import tempfile
 from pathlib import Path
 
 import nbformat
 from nbclient import NotebookClient
+
+from optsched.core.base import write_atomic as _write_files
 
 
 def strip_volatile(nb: nbformat.NotebookNode) -> nbformat.NotebookNode:
@@ -75,21 +75,18 @@ def execute(path: Path, timeout: int) -> None:
 
 
 def write_atomic(nb: nbformat.NotebookNode, path: Path) -> None:
-    """Write ``nb`` to ``path`` through a temporary file, keeping ``path``'s mode.
+    """Write ``nb`` to ``path`` atomically, keeping ``path``'s mode.
 
-    ``mkstemp`` creates the temporary file with mode 0600; without copying
-    the old file's permissions the notebook would become unreadable to
-    other users after ``make notebooks``.
+    Uses :func:`optsched.core.base.write_atomic` (temporary file in the same
+    folder, then ``os.replace``) with the old file's permission bits, so
+    that the notebook does not become unreadable to other users after
+    ``make notebooks``; a new notebook gets the mode a plain ``open()``
+    gives.
     """
-    fd, tmp = tempfile.mkstemp(dir=path.parent, prefix=f".{path.name}.", suffix=".tmp")
-    os.close(fd)
-    try:
-        nbformat.write(nb, tmp)
-        if path.exists():
-            shutil.copymode(path, tmp)
-        os.replace(tmp, path)
-    finally:
-        Path(tmp).unlink(missing_ok=True)
+    mode = stat.S_IMODE(path.stat().st_mode) if path.exists() else None
+    _write_files(
+        path.parent, {path.name: lambda tmp: nbformat.write(nb, tmp)}, mode=mode
+    )
 
 
 def main(argv: list[str] | None = None) -> int:

@@ -18,7 +18,9 @@ paper contrasts SPJF/SPWF with WCS; ties go to the earlier arrival, then the
 lower index; every baseline takes the GPUs of the servers with the most
 available GPUs (the paper names no server choice for its baselines;
 consolidation is what Heavy-Edge's minimum ``alpha~^min`` assumes).  An
-unseen job (``n~ = 0``) has priority 0, as in A-SRPT.
+unseen job (``n~ = 0``) has priority 0, as in A-SRPT.  The baselines have
+no parameters (``params``: :class:`~optsched.core.params.NoParams`);
+``seed`` seeds Heavy-Edge as in A-SRPT.
 """
 
 from __future__ import annotations
@@ -26,6 +28,8 @@ from __future__ import annotations
 import heapq
 
 import numpy as np
+
+from optsched.core.params import NoParams, resolve
 
 from .instance import AsrptInstance
 from .schedule import AsrptSchedule
@@ -78,29 +82,44 @@ def _duration(inst: AsrptInstance) -> np.ndarray:
     return inst.predicted * inst.alpha_min_est
 
 
-def spjf(inst: AsrptInstance, *, seed: int = 0) -> AsrptSchedule:
+def spjf(
+    inst: AsrptInstance, /, *, seed: int = 0, params: NoParams | None = None
+) -> AsrptSchedule:
     """Shortest Predicted Job First (strict order by ``n~ alpha~^min``)."""
+    resolve(params, NoParams, "spjf")
     return _run(inst, _duration(inst), strict=True, name="spjf", seed=seed)
 
 
-def spwf(inst: AsrptInstance, *, seed: int = 0) -> AsrptSchedule:
+def spwf(
+    inst: AsrptInstance, /, *, seed: int = 0, params: NoParams | None = None
+) -> AsrptSchedule:
     """Shortest Predicted Workload First (strict order by ``g n~ alpha~^min``)."""
+    resolve(params, NoParams, "spwf")
     key = inst.gpus * _duration(inst)
     return _run(inst, key, strict=True, name="spwf", seed=seed)
 
 
-def wcs_duration(inst: AsrptInstance, *, seed: int = 0) -> AsrptSchedule:
+def wcs_duration(
+    inst: AsrptInstance, /, *, seed: int = 0, params: NoParams | None = None
+) -> AsrptSchedule:
     """Work-conserving, by predicted duration."""
+    resolve(params, NoParams, "wcs_duration")
     return _run(inst, _duration(inst), strict=False, name="wcs_duration", seed=seed)
 
 
-def wcs_workload(inst: AsrptInstance, *, seed: int = 0) -> AsrptSchedule:
+def wcs_workload(
+    inst: AsrptInstance, /, *, seed: int = 0, params: NoParams | None = None
+) -> AsrptSchedule:
     """Work-conserving, by predicted workload."""
+    resolve(params, NoParams, "wcs_workload")
     key = inst.gpus * _duration(inst)
     return _run(inst, key, strict=False, name="wcs_workload", seed=seed)
 
 
-def wcs_subtime(inst: AsrptInstance, *, seed: int = 0) -> AsrptSchedule:
+def wcs_subtime(
+    inst: AsrptInstance, /, *, seed: int = 0, params: NoParams | None = None
+) -> AsrptSchedule:
     """Work-conserving, by submission time."""
+    resolve(params, NoParams, "wcs_subtime")
     key = inst.arrival.astype(float)
     return _run(inst, key, strict=False, name="wcs_subtime", seed=seed)

@@ -8,7 +8,7 @@ end of its ratio.  Bounds (all in slots):
     ``sum_i (r_i + n_i alpha_i^min)``: no job starts before its arrival or
     runs faster than its best placement.  ``alpha_i^min`` is the *exact*
     least per-iteration time over every placement on an empty cluster
-    (the placement MILP of :mod:`optsched.models.asrpt`, its dual bound if
+    (the placement MILP of :mod:`optsched.models.asrpt_placement`, its dual bound if
     not proven within the time limit), not Heavy-Edge's estimate.
 ``srpt``
     SRPT on one machine with job ``i`` released at ``r_i`` and processing
@@ -47,10 +47,12 @@ def alpha_min_exact(
 
     At most ``g_i`` servers are ever useful, so the MILP sees
     ``min(M, g_i)`` empty servers; with a single stage of one replica the
-    answer is ``p^f + p^b``.
+    answer is ``p^f + p^b``.  The MILP (Pyomo, HiGHS) is imported on the
+    first call, so that importing this module (the paper record does) stays
+    light.
     """
     from optsched.core.solver import solve
-    from optsched.models.asrpt import build_placement
+    from optsched.models.asrpt_placement import build_placement
 
     gi = sum(s.k for s in stages)
     if gi == 1:

@@ -22,16 +22,16 @@ jobs to models as Sec. V-A-1-b does (see :func:`generate`).
 
 from __future__ import annotations
 
-import json
 import math
 from dataclasses import dataclass, field
 from functools import cached_property
 from pathlib import Path
-from typing import Any
+from typing import Any, ClassVar
 
 import numpy as np
 import pandas as pd
 
+from optsched.core.base import JsonMixin
 from optsched.core.errors import InvalidInstanceError
 from optsched.core.validate import (
     as_float,
@@ -183,8 +183,10 @@ def _check_job(job: Job, p: str, cluster: Cluster) -> None:
 
 
 @dataclass(frozen=True)
-class AsrptInstance:
+class AsrptInstance(JsonMixin):
     """Cluster, slot length (s) and the job sequence (sorted by arrival)."""
+
+    FORMAT: ClassVar[str] = FORMAT  # JSON format tag (JsonMixin)
 
     cluster: Cluster
     jobs: tuple[Job, ...]
@@ -289,9 +291,6 @@ class AsrptInstance:
             "jobs": [j.to_dict() for j in self.jobs],
         }  # fmt: skip
 
-    def to_json(self, indent: int | None = None) -> str:
-        return json.dumps(self.to_dict(), indent=indent)
-
     @classmethod
     def from_dict(cls, data: dict[str, Any]) -> AsrptInstance:
         """Build and validate an instance from :meth:`to_dict` output.
@@ -300,9 +299,7 @@ class AsrptInstance:
         refused, naming the field.
         """
         check_keys(data, FIELDS)
-        fmt = require(data, "format")
-        if fmt != FORMAT:
-            raise InvalidInstanceError(f"format: expected {FORMAT!r}, got {fmt!r}")
+        cls.check_format(data)
         c = check_keys(require(data, "cluster"), CLUSTER_FIELDS, "cluster")
         raw_jobs = as_list(require(data, "jobs"), "jobs")
         check_sizes(
@@ -342,14 +339,6 @@ class AsrptInstance:
                 )
             )
         return cls(cluster, tuple(jobs), slot=require(data, "slot"))
-
-    @classmethod
-    def from_json(cls, text: str) -> AsrptInstance:
-        try:
-            data = json.loads(text)
-        except ValueError as exc:  # JSONDecodeError, or an int of > 4300 digits
-            raise InvalidInstanceError(f"<json>: not valid JSON ({exc})") from exc
-        return cls.from_dict(data)
 
 
 # --------------------------------------------------------------------- generator

@@ -44,8 +44,12 @@ from __future__ import annotations
 
 import heapq
 import math
+from collections.abc import Sequence
+from dataclasses import dataclass, replace
 
 import numpy as np
+
+from optsched.core.params import resolve
 
 from .instance import AsrptInstance
 from .schedule import AsrptSchedule
@@ -60,19 +64,41 @@ def virtual_durations(inst: AsrptInstance, iterations: np.ndarray) -> np.ndarray
     return inst.gpus / inst.total_gpus * inst.slots(iterations, inst.alpha_min_est)
 
 
-def asrpt(
-    inst: AsrptInstance,
-    *,
-    tau: float = TAU,
-    comm_heavy: float = COMM_HEAVY,
-    predicted: np.ndarray | None = None,
-    seed: int = 0,
-    eager: bool = False,
-) -> AsrptSchedule:
-    """Alg. 1 with the instance's predictions ``n~_i`` (or ``predicted``).
+@dataclass(frozen=True)
+class AsrptParams:
+    """Parameters of :func:`asrpt`, :func:`asrpt_perfect` and :func:`asrpt_eager`.
 
-    ``eager=True`` is the named variant ``asrpt_eager`` (module docstring).
+    Attributes
+    ----------
+    tau
+        Window of lines 15-20 in units of the job's virtual duration
+        (default 1; docs/errata.md).
+    comm_heavy
+        Threshold of lines 8 and 12 (default 1.5).
+    predicted
+        Iteration predictions ``n~_i`` to use instead of the instance's
+        (None: ``inst.predicted``; ``asrpt_perfect`` uses the true ones).
+    eager
+        The named variant ``asrpt_eager`` (module docstring).
     """
+
+    tau: float = TAU
+    comm_heavy: float = COMM_HEAVY
+    predicted: Sequence[float] | None = None
+    eager: bool = False
+
+
+def asrpt(
+    inst: AsrptInstance, /, *, seed: int = 0, params: AsrptParams | None = None
+) -> AsrptSchedule:
+    """Alg. 1 with the instance's predictions ``n~_i`` (or ``params.predicted``).
+
+    ``seed`` seeds Heavy-Edge (:class:`~optsched.asrpt.sim.ClusterState`);
+    ``params``: :class:`AsrptParams` (``eager=True`` is the named variant
+    ``asrpt_eager``).
+    """
+    p = resolve(params, AsrptParams, "asrpt")
+    tau, comm_heavy, predicted, eager = p.tau, p.comm_heavy, p.predicted, p.eager
     n = inst.n_jobs
     pred = inst.predicted if predicted is None else np.asarray(predicted, float)
     size = virtual_durations(inst, pred)
@@ -129,13 +155,30 @@ def asrpt(
     )
 
 
-def asrpt_perfect(inst: AsrptInstance, **kw: object) -> AsrptSchedule:
-    """A-SRPT-Perfect: Alg. 1 with the true iterations as predictions (Fig. 5, 9)."""
-    sched = asrpt(inst, predicted=inst.iterations, **kw)  # type: ignore[arg-type]
+def asrpt_perfect(
+    inst: AsrptInstance, /, *, seed: int = 0, params: AsrptParams | None = None
+) -> AsrptSchedule:
+    """A-SRPT-Perfect: Alg. 1 with the true iterations as predictions (Fig. 5, 9).
+
+    ``params.predicted`` must be None (the true iterations replace it).
+    """
+    p = resolve(params, AsrptParams, "asrpt_perfect")
+    if p.predicted is not None:
+        raise ValueError(
+            "asrpt_perfect: params.predicted must be None (it uses the true "
+            f"iterations), got {p.predicted!r}"
+        )
+    sched = asrpt(inst, seed=seed, params=replace(p, predicted=inst.iterations))
     sched.meta["algorithm"] = "asrpt_perfect"
     return sched
 
 
-def asrpt_eager(inst: AsrptInstance, **kw: object) -> AsrptSchedule:
-    """Named variant: A-SRPT whose pending queue takes jobs at arrival (module doc)."""
-    return asrpt(inst, eager=True, **kw)  # type: ignore[arg-type]
+def asrpt_eager(
+    inst: AsrptInstance, /, *, seed: int = 0, params: AsrptParams | None = None
+) -> AsrptSchedule:
+    """Named variant: A-SRPT whose pending queue takes jobs at arrival (module doc).
+
+    ``params.eager`` is set (the other fields as given).
+    """
+    p = resolve(params, AsrptParams, "asrpt_eager")
+    return asrpt(inst, seed=seed, params=replace(p, eager=True))

@@ -2,9 +2,10 @@
 
 from __future__ import annotations
 
-from typing import Any
+from collections.abc import Mapping
 
-from optsched.core.registry import OfflineResult, Paper
+from optsched.core.base import best_checked, lazy_solve_offline
+from optsched.core.registry import Paper
 
 from .baselines import spjf, spwf, wcs_duration, wcs_subtime, wcs_workload
 from .bounds import theorem1
@@ -14,14 +15,30 @@ from .mutate import SEARCH_SPACE, mutate
 from .online import asrpt, asrpt_eager, asrpt_perfect
 from .schedule import AsrptSchedule
 
+solve_offline = lazy_solve_offline(
+    "optsched.models.asrpt",
+    "Exact offline optimum of (8) by the time-indexed MILP of "
+    "``optsched.models.asrpt``.",
+)
 
-def solve_offline(
-    inst: AsrptInstance, *, time_limit: float | None = 60.0, **kw: Any
-) -> OfflineResult:
-    """Exact offline optimum of (8) by the time-indexed MILP of ``optsched.models.asrpt``."""
-    from optsched.models.asrpt import solve_offline as _solve
 
-    return _solve(inst, time_limit=time_limit, **kw)
+def default_start(
+    inst: AsrptInstance, runs: Mapping[str, AsrptSchedule] | None = None
+) -> AsrptSchedule | None:
+    """The MIP start of :func:`solve_offline`: the best checked schedule of
+    the registered algorithms, in registry order (the first on ties).  Its
+    value bounds the horizon of the time-indexed MILP.
+
+    ``runs`` holds schedules of ``inst`` already computed (name -> schedule,
+    default parameters); the other algorithms are run here.
+    """
+    got = runs or {}
+    return best_checked(
+        inst,
+        (got[n] if n in got else alg(inst) for n, alg in PAPER.algorithms.items()),
+        check,
+        "min",
+    )
 
 
 PAPER = Paper(
@@ -47,6 +64,7 @@ PAPER = Paper(
     },
     check=check,
     solve_offline=solve_offline,
+    default_start=default_start,
     # The paper reports no empirical ratio against an optimum (only Theorem
     # 1's worst-case bound and comparisons with baselines).
     reported_ratio={},

@@ -49,6 +49,11 @@ Methods
 
 The trace (:data:`TRACE_COLUMNS`, one row per evaluation) holds no wall
 times, so the same seed writes the same CSV byte for byte.
+
+This module is the search only.  Its plots and claim value live in
+:mod:`optsched.core.search_plots` (re-exported here: :func:`plot_trace`,
+:func:`plot_traces`, :func:`worst_found`), the figure specs
+``worst_case_<key>`` in :mod:`optsched.core.worst_case_spec`.
 """
 
 from __future__ import annotations
@@ -60,15 +65,16 @@ import math
 from collections.abc import Callable, Mapping
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import Any
+from typing import Any, cast
 
 import numpy as np
 import pandas as pd
 
 from . import horizon, sweep
 from .errors import InfeasibleScheduleError, InvalidInstanceError, OptschedError
-from .ratio import declared_violation, ratio_columns
+from .ratio import best_start, declared_violation, ratio_columns
 from .registry import Paper, get_paper
+from .search_plots import plot_trace, plot_traces, worst_found  # noqa: F401 (re-exported)
 
 METHODS = ("anneal", "evolve")
 TRACE_COLUMNS = [
@@ -178,7 +184,7 @@ def certified_ratio(row: dict[str, Any]) -> float:
 
 
 #: Row of a parameter vector the generator rejected (``evolve``).
-_INVALID = {"instance_sha": "", "kind": "invalid", "opt_status": "",
+_INVALID: dict[str, Any] = {"instance_sha": "", "kind": "invalid", "opt_status": "",
             "alg_objective": math.nan, "opt_objective": math.nan, "opt_bound": math.nan,
             "ratio": math.nan, "ratio_lo": math.nan, "ratio_hi": math.nan,
             "certified": math.nan, "error": ""}  # fmt: skip
@@ -205,14 +211,18 @@ def evaluate(
     try:
         sched = p.run(algorithm, inst)
     except Exception as exc:  # an instance that crashes the algorithm is a finding
-        opt = p.solve_offline(inst, time_limit=time_limit, threads=1)
+        opt = p.solve_offline(
+            inst, time_limit=time_limit, threads=1, start=best_start(p, inst)
+        )
         return {**_INVALID, "instance_sha": sha(inst), "kind": "alg_error",
                 "opt_status": opt.status, "opt_objective": float(opt.objective),
                 "opt_bound": float(opt.bound), "horizon_extended": False,
                 "n_slots_used": horizon.n_slots(inst),
                 "error": f"{type(exc).__name__}: {exc}"}  # fmt: skip
     fitted, extended = horizon.fit(inst, sched)
-    opt = p.solve_offline(fitted, time_limit=time_limit, threads=1)
+    opt = p.solve_offline(
+        fitted, time_limit=time_limit, threads=1, start=best_start(p, fitted)
+    )
     declared = declared_violation(sched)
     try:
         alg = float(p.check(fitted, sched).objective)
@@ -522,50 +532,6 @@ def dumps_summary(res: WorstCaseResult) -> str:
     return json.dumps(d, indent=1)
 
 
-def _draw_best(ax, x: np.ndarray, best: np.ndarray, label: str) -> None:
-    """The running best as a step line; from the first ``inf`` (a proven
-    ``OPT > 0`` against ``ALG = 0``) on, a marker at the top of the axes."""
-    inf = np.flatnonzero(np.isposinf(best))
-    line = ax.step(x, np.where(np.isfinite(best), best, np.nan), where="post",
-                   label=label)[0]  # fmt: skip
-    if inf.size:
-        x0 = int(x[inf[0]])
-        ax.plot([x0], [0.97], marker="v", color=line.get_color(), ls="none",
-                transform=ax.get_xaxis_transform(),
-                label=f"{label}: inf (ALG = 0) from evaluation {x0}")  # fmt: skip
-
-
-def _ratio_scale(ax, best: pd.Series) -> None:
-    """Log scale when the finite ratios span more than two decades."""
-    finite = best[np.isfinite(best.astype(float))].astype(float)
-    if len(finite) and finite.max() > 100 * max(finite.min(), 1e-300):
-        ax.set_yscale("log")
-
-
-def plot_trace(trace: pd.DataFrame, *, title: str = "", bound: float | None = None):
-    """Best (and current) certified ratio vs evaluations, one line per ``method``.
-
-    ``bound``: a numeric proven bound to draw as a horizontal line.
-    """
-    from matplotlib.figure import Figure
-
-    fig = Figure(figsize=(6.0, 3.8), layout="constrained")
-    ax = fig.subplots()
-    for method, d in trace.groupby("method", sort=False):
-        x = d["eval"].to_numpy() + 1
-        _draw_best(ax, x, d["best"].to_numpy(dtype=float), f"{method}: best")
-        ax.plot(x, d["current"].replace(np.inf, np.nan).to_numpy(dtype=float), lw=0.6,
-                alpha=0.5, label=f"{method}: current")  # fmt: skip
-    if bound is not None and math.isfinite(bound):
-        ax.axhline(bound, color="k", ls="--", lw=0.8, label="paper's proven bound")
-    _ratio_scale(ax, trace["best"])
-    ax.set_xlabel("evaluations")
-    ax.set_ylabel("certified ratio (>= 1)")
-    ax.set_title(title or "worst-case search")
-    ax.legend(fontsize=8)
-    return fig
-
-
 def trace_rows(task: dict[str, Any]) -> list[dict[str, Any]]:
     """Experiment-layer task: the trace of one search, one row per evaluation.
 
@@ -595,7 +561,8 @@ def task_rows(
 ) -> list[dict[str, Any]]:
     """The rows :func:`trace_rows` makes of a search's trace."""
     base = {"paper": paper, "algorithm": algorithm, "seed": seed}
-    return [{**base, **r} for r in trace.to_dict("records")]
+    records = cast(list[dict[str, Any]], trace.to_dict("records"))
+    return [{**base, **r} for r in records]
 
 
 #: Text columns of a trace (read back as strings, empty for none).
@@ -609,77 +576,3 @@ def read_trace(path: str | Path) -> pd.DataFrame:
     for c in TRACE_TEXT:
         df[c] = df[c].fillna("")
     return df[TRACE_COLUMNS]
-
-
-def worst_found(df: pd.DataFrame, algorithm: str) -> str:
-    """Claim value: the worst certified ratio per method for ``algorithm`` (with its kind)."""
-    cells = []
-    for method, d in df[df["algorithm"] == algorithm].groupby("method", sort=False):
-        j = d["certified"].astype(float).fillna(-math.inf).idxmax()
-        cells.append(
-            f"{method}: {d.loc[j, 'certified']:.4g} ({d.loc[j, 'kind']}, {len(d)} evals)"
-        )
-    return "; ".join(cells) or "not run"
-
-
-def plot_traces(df: pd.DataFrame):
-    """Best certified ratio vs evaluations, one panel per algorithm, one line per method."""
-    from matplotlib.figure import Figure
-
-    algs = list(dict.fromkeys(df["algorithm"]))
-    fig = Figure(figsize=(4.2 * len(algs), 3.6), layout="constrained")
-    axes = np.atleast_1d(fig.subplots(1, len(algs), squeeze=False)[0])
-    for ax, alg in zip(axes, algs, strict=True):
-        part = df[df["algorithm"] == alg]
-        for method, d in part.groupby("method", sort=False):
-            x = d["eval"].to_numpy() + 1
-            _draw_best(ax, x, d["best"].to_numpy(dtype=float), method)
-        _ratio_scale(ax, part["best"])
-        ax.set_title(alg)
-        ax.set_xlabel("evaluations")
-        ax.legend(fontsize=8)
-    axes[0].set_ylabel("best certified ratio")
-    fig.suptitle(f"worst-case search: {df['paper'].iloc[0]}")
-    return fig
-
-
-def search_spec(key: str, algorithms: tuple[str, ...], *, doc: str):
-    """The experiment-layer spec ``worst_case_<key>`` (one per paper).
-
-    Full run: each of ``algorithms`` x (``anneal`` from the worst of 8
-    generated instances, ``evolve``), 2,000 evaluations, seed 0, 30 s per
-    solve, at the paper's ``demo_size`` (optima proven in seconds); quick:
-    3 evaluations, ``anneal`` only.  Rows: the traces (:func:`trace_rows`);
-    plot :func:`plot_traces`; one claim per algorithm, the worst certified
-    ratio found beside the paper's proven bound (``Paper.proven_bound``).
-    """
-    from .experiment import Claim, Experiment
-
-    p = get_paper(key)
-    fixed = {"paper": key, "algorithm": list(algorithms), "seed": 0, "time_limit": 30.0,
-             "size": dict(p.demo_size)}  # fmt: skip
-    return Experiment(
-        name=f"worst_case_{key}",
-        paper=key,
-        ref="worst-case search (not in the paper)",
-        doc=doc,
-        task=trace_rows,
-        grid={
-            **fixed,
-            "method": ["anneal", "evolve"],
-            "n_evals": 2000,
-            "batch": 4,
-            "starts": 8,
-        },  # fmt: skip
-        quick={**fixed, "method": ["anneal"], "n_evals": 3, "batch": 2},
-        columns=["paper", "algorithm", "seed", *TRACE_COLUMNS],
-        plot=plot_traces,
-        claims=[
-            Claim(
-                f"worst certified ratio found for {a} (per method)",
-                p.proven_bound.get(a, "no bound proven"),
-                lambda df, a=a: worst_found(df, a),
-            )
-            for a in algorithms
-        ],
-    )

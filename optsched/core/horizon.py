@@ -21,7 +21,8 @@ they never look at ``T`` and may need more slots than the instance has
 * Never an exception, never silent: a run past ``T`` is a fact reported in
   a column, not an infeasible schedule.  A schedule the checker still
   rejects on the fitted instance breaks something else (a bug, or a
-  violation the algorithm declares, ``optsched.core.ratio.DECLARED``).
+  violation the algorithm declares,
+  :func:`optsched.core.ratio.declared_violation`).
 
 Papers whose instances have no slot horizon (``hetero``, ``asrpt``: jobs run
 until done) and papers whose algorithms only admit what fits in ``T``
@@ -29,23 +30,36 @@ until done) and papers whose algorithms only admit what fits in ``T``
 :func:`fit` returns the instance unchanged.
 
 How a schedule's needed horizon is read is :func:`needed_slots`, the one
-place to change when it becomes a typed field of the schedule (issue 24).
+place that reads it: the typed ``last_slot`` of a
+:class:`~optsched.core.protocols.SlottedSchedule` (edgecloud, okita), the
+last slot any row of the schedule uses.  It is computed from the rows, so
+a schedule read back from JSON states it too.
 """
 
 from __future__ import annotations
 
 import dataclasses
-from typing import Any, TypeVar
+from typing import Any, TypeVar, cast
+
+import numpy as np
+
+from .protocols import SlottedSchedule
 
 Inst = TypeVar("Inst")
 
 
 def needed_slots(sched: Any) -> int | None:
-    """The number of slots ``sched`` needs (its makespan), or None.
+    """The number of slots ``sched`` needs (its last busy slot), or None.
 
-    Read from ``sched.meta["makespan"]`` (the last busy slot, set by the
-    edgecloud and okita algorithms); None when the schedule states no
-    makespan (papers without a slot horizon, schedules read from JSON).
+    The typed fact of the schedule: ``sched.last_slot``
+    (:class:`~optsched.core.protocols.SlottedSchedule`: the edgecloud and
+    okita schedules, also when read from JSON).  None for schedules of
+    papers without a slot horizon (``hetero``, ``asrpt``) and of ``oasis``
+    (its algorithms admit only what fits in ``T``).
+
+    An object without ``last_slot`` (not a slice's schedule: a duck-typed
+    stand-in) may still state ``meta["makespan"]``; that legacy key is read
+    only then and never overrides ``last_slot``.
 
     Parameters
     ----------
@@ -56,14 +70,61 @@ def needed_slots(sched: Any) -> int | None:
     -------
     int or None
         The last slot the schedule uses, or None.
+
+    Raises
+    ------
+    ValueError
+        When the stated value is not a slot number (an integer).
     """
-    meta = getattr(sched, "meta", None) or {}
-    makespan = meta.get("makespan")
-    if makespan is None:
+    value: Any
+    if isinstance(sched, SlottedSchedule):
+        value, name = sched.last_slot, "last_slot"
+    else:
+        meta = getattr(sched, "meta", None) or {}
+        value, name = meta.get("makespan"), "meta['makespan']"
+    if value is None:
         return None
-    if isinstance(makespan, bool) or int(makespan) != makespan:
-        raise ValueError(f"meta['makespan']: not a slot number, got {makespan!r}")
-    return int(makespan)
+    if isinstance(value, bool) or int(value) != value:
+        raise ValueError(f"{name}: not a slot number, got {value!r}")
+    return int(value)
+
+
+def last_slot(*tables: tuple[Any, int]) -> int:
+    """The last slot of the row tables ``tables`` (0 when all are empty).
+
+    The schedules' ``last_slot`` (:class:`~optsched.core.protocols.SlottedSchedule`)
+    is this over their row arrays.  A fractional slot counts rounded up
+    (the horizon that contains it); non-finite entries, and a table that is
+    not a 2-D array with that column, are ignored: the checker rejects them
+    as outside the variables' domain whatever ``T`` is.
+
+    Parameters
+    ----------
+    *tables
+        ``(rows, column)``: a 2-D array of schedule rows and the index of
+        its slot column (1-based slots).
+
+    Returns
+    -------
+    int
+        The largest slot, or 0.
+    """
+    last = 0
+    for rows, column in tables:
+        a = np.asarray(rows)
+        if a.ndim != 2 or a.shape[1] <= column or not a.shape[0]:
+            continue
+        col = a[:, column]
+        if col.dtype.kind in "iu":
+            last = max(last, int(col.max()))
+            continue
+        if col.dtype.kind not in "fb":
+            continue
+        col = col.astype(float)
+        col = col[np.isfinite(col)]
+        if col.size:
+            last = max(last, int(np.ceil(col.max())))
+    return last
 
 
 def n_slots(inst: Any) -> int | None:
@@ -82,7 +143,7 @@ def extend(inst: Inst, slots: int) -> tuple[Inst, bool]:
     T = n_slots(inst)
     if T is None or slots <= T:
         return inst, False
-    return dataclasses.replace(inst, n_slots=int(slots)), True
+    return dataclasses.replace(cast(Any, inst), n_slots=int(slots)), True
 
 
 def fit(inst: Inst, *scheds: Any) -> tuple[Inst, bool]:
@@ -113,7 +174,7 @@ def fit(inst: Inst, *scheds: Any) -> tuple[Inst, bool]:
     >>> inst = p.generate(seed=17, n_sites=3, n_jobs=3, n_slots=12)
     >>> sched = p.run("okita", inst)
     >>> fitted, extended = fit(inst, sched)
-    >>> extended, fitted.n_slots == sched.meta["makespan"] > inst.n_slots
+    >>> extended, fitted.n_slots == sched.last_slot > inst.n_slots
     (True, True)
     """
     need = [n for s in scheds if (n := needed_slots(s)) is not None]

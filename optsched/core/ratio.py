@@ -28,18 +28,22 @@ instances have no slot horizon: ``hetero``, ``asrpt``) report it;
 
 Infeasible online schedules.  Okita can also leave a waiting job without a
 PS (strict (2c)), which no horizon repairs.  Such an algorithm *declares*
-it in the schedule's ``meta`` (:data:`DECLARED`); the checker must then
-reject the schedule, and the row is kept with ``kind == "alg_infeasible"``,
-NaN objective and ratios, and the checker's message in ``infeasible``
-(counted by :func:`summarize`).  A rejection the algorithm did not declare
-is a bug and raises.
+it in a typed field of its schedule (``OkitaSchedule.ps_gaps``, which
+survives JSON; :data:`DECLARED`, read by :func:`declared_violation` only,
+never from ``meta``); the checker must then reject the schedule, and the
+row is kept with ``kind == "alg_infeasible"``, NaN objective and ratios,
+and the checker's message in ``infeasible`` (counted by
+:func:`summarize`).  A rejection the algorithm did not declare is a bug and
+raises; so is a declaration the checker contradicts.
 """
 
 from __future__ import annotations
 
+import hashlib
 import math
 import time
-from collections.abc import Sequence
+from collections import OrderedDict
+from collections.abc import Mapping, Sequence
 from typing import Any
 
 import pandas as pd
@@ -71,18 +75,23 @@ COLUMNS = [
     "infeasible",
 ]
 
-#: ``schedule.meta`` keys by which an online algorithm declares that its
-#: schedule breaks the instance, with the value that means a violation.
-#: (A run past ``T`` is no violation: the horizon rule,
-#: :mod:`optsched.core.horizon`, checks it on the extended instance.)
-DECLARED = {"ps_every_slot": False}
+#: Typed schedule fields by which an online algorithm declares that its
+#: schedule breaks the instance (a non-empty value is a declaration), with
+#: the text the row's ``infeasible`` column reports.  (A run past ``T`` is
+#: no violation: the horizon rule, :mod:`optsched.core.horizon`, checks it
+#: on the extended instance.)
+DECLARED: dict[str, str] = {"ps_gaps": "ps_every_slot=False"}
 
 
 def declared_violation(sched: Any) -> str | None:
-    """The violation ``sched`` declares in its ``meta`` (:data:`DECLARED`), or None."""
-    meta = getattr(sched, "meta", None) or {}
-    bad = [k for k, v in DECLARED.items() if k in meta and bool(meta[k]) == v]
-    return ", ".join(f"{k}={meta[k]}" for k in bad) or None
+    """The violation ``sched`` declares in a typed field (:data:`DECLARED`), or None.
+
+    Okita's ``ps_gaps`` (window slots without a PS, strict (2c)) gives
+    ``"ps_every_slot=False"``; schedules without such a field declare
+    nothing.  ``meta`` is not read.
+    """
+    said = [text for name, text in DECLARED.items() if getattr(sched, name, ())]
+    return ", ".join(said) or None
 
 
 def _div(a: float, b: float) -> float:
@@ -183,6 +192,45 @@ def ratio_columns(
     }
 
 
+#: Starts computed by :func:`best_start` without ``runs``, by (paper,
+#: instance JSON digest); the most recent :data:`_STARTS_KEPT` are kept.
+_STARTS: OrderedDict[tuple[str, str], Any] = OrderedDict()
+_STARTS_KEPT = 256
+
+
+def best_start(
+    paper: Paper | str, inst: Any, runs: Mapping[str, Any] | None = None
+) -> Any:
+    """The MIP start to pass to ``paper.solve_offline(inst, start=...)``, or None.
+
+    ``paper.default_start(inst, runs)`` (the paper's rule, e.g. the best
+    checked schedule of its online algorithms), None for a paper without
+    one.  ``runs`` maps algorithm names to schedules of this very ``inst``
+    already computed with default parameters (pass none when the horizon
+    rule extended ``T`` after the runs: they were made for another
+    instance); the rule runs what it needs beyond them.  The model never
+    picks its start itself (it imports no algorithm).
+
+    Without ``runs`` the start is computed once per process and instance
+    (the rule is deterministic), so that the memo of
+    :func:`optsched.core.experiment.optimum`, which keys on the ``start``
+    object, is shared by every caller of one instance.
+    """
+    p = paper if isinstance(paper, Paper) else get_paper(paper)
+    rule = p.default_start
+    if rule is None:
+        return None
+    if runs is not None:
+        return rule(inst, runs)
+    key = (p.key, hashlib.sha256(inst.to_json().encode()).hexdigest())
+    if key not in _STARTS:
+        _STARTS[key] = rule(inst, None)
+        while len(_STARTS) > _STARTS_KEPT:
+            _STARTS.popitem(last=False)
+    _STARTS.move_to_end(key)
+    return _STARTS[key]
+
+
 def _one_instance(task: tuple) -> list[dict[str, Any]]:
     key, j, seed, algorithms, time_limit, size = task
     paper = get_paper(key)
@@ -195,7 +243,10 @@ def _one_instance(task: tuple) -> list[dict[str, Any]]:
     # the horizon rule: one instance every schedule fits, one optimum on it
     inst, extended = horizon.fit(inst, *(sched for _, sched, _ in runs))
     slots_used = horizon.n_slots(inst)
-    opt = paper.solve_offline(inst, time_limit=time_limit)
+    # the MIP start: the paper's start rule, reusing the runs made on this T
+    done = None if extended else {name: sched for name, sched, _ in runs}
+    start = best_start(paper, inst, done)
+    opt = paper.solve_offline(inst, time_limit=time_limit, start=start)
     rows = []
     for name, sched, runtime in runs:
         declared = declared_violation(sched)

@@ -7,9 +7,20 @@ import math
 import time
 from collections.abc import Callable, Mapping
 from dataclasses import dataclass, field
-from typing import Any
+from typing import TYPE_CHECKING, Any, Generic, TypeVar, cast
 
 from . import horizon
+from .protocols import Algorithm, Evaluation, Instance, Schedule, Sense, Status
+
+if TYPE_CHECKING:
+    from .adversary import SearchSpace
+    from .solver import SolveResult
+
+#: A paper's instance, schedule and evaluation types (:class:`Paper` is
+#: generic over them; typing only).
+I = TypeVar("I", bound=Instance)  # noqa: E741
+S = TypeVar("S", bound=Schedule)
+E = TypeVar("E", bound=Evaluation)
 
 #: key -> module that defines ``PAPER`` (a :class:`Paper`).  One line per paper.
 _SLICES: dict[str, str] = {
@@ -22,7 +33,7 @@ _SLICES: dict[str, str] = {
 
 
 @dataclass(frozen=True)
-class OfflineResult:
+class OfflineResult(Generic[S]):
     """Offline optimum of one instance as certified by the solver.
 
     Attributes
@@ -34,7 +45,8 @@ class OfflineResult:
     bound
         Solver's dual bound (upper bound for max, lower bound for min).
     status
-        ``optimal``, ``time_limit``, ``infeasible`` or ``error``.
+        ``optimal``, ``time_limit``, ``infeasible`` or ``error``
+        (:data:`optsched.core.protocols.Status`).
     runtime
         Wall-clock seconds of the solve.
     schedule
@@ -43,18 +55,18 @@ class OfflineResult:
 
     objective: float
     bound: float
-    status: str
+    status: Status
     runtime: float
-    schedule: Any = None
+    schedule: S | None = None
 
     @classmethod
     def from_solve(
         cls,
-        res: Any,
+        res: SolveResult,
         began: float,
-        extract: Callable[[], Any],
-        evaluate: Callable[[Any], Any],
-    ) -> OfflineResult:
+        extract: Callable[[], S],
+        evaluate: Callable[[S], Evaluation],
+    ) -> OfflineResult[S]:
         """The result of a MILP solve ``res`` (:class:`optsched.core.solver.SolveResult`).
 
         With an incumbent, ``extract()`` turns it into the slice's schedule
@@ -66,12 +78,17 @@ class OfflineResult:
         if res.has_solution:
             sched = extract()
             objective = float(evaluate(sched).objective)
-        return cls(objective, res.bound, res.status, time.perf_counter() - began, sched)
+        status = cast(Status, res.status)
+        return cls(objective, res.bound, status, time.perf_counter() - began, sched)
 
 
 @dataclass(frozen=True)
-class Paper:
+class Paper(Generic[I, S, E]):
     """Everything the harness, CLI, figures and notebooks need about one paper.
+
+    Generic over the slice's instance ``I``, schedule ``S`` and evaluation
+    ``E`` types (:mod:`optsched.core.protocols`; typing only, e.g.
+    ``Paper[OkitaInstance, OkitaSchedule, OkitaEvaluation]``).
 
     Attributes
     ----------
@@ -87,7 +104,8 @@ class Paper:
     generate
         ``generate(seed=..., **size) -> instance``.
     algorithms
-        Algorithm name -> callable ``(inst, **params) -> schedule``; the
+        Algorithm name -> callable ``(inst, *, seed=0, params=None) ->
+        schedule`` (:class:`optsched.core.protocols.Algorithm`); the
         paper's own algorithm first, then its baselines.
     check
         ``check(inst, schedule) -> evaluation`` with ``.objective``; raises
@@ -117,30 +135,43 @@ class Paper:
         Algorithm name -> ``f(inst) -> float``: an instance-dependent proven
         bound evaluated on ``inst`` (to set beside a ratio found on it);
         absent where the bound is a constant or not comparable.
+    default_start
+        ``default_start(inst, runs=None) -> schedule | None``: the MIP start
+        the harness, the CLI and the figures pass to ``solve_offline``
+        (``start=``; the model never picks one itself).  ``runs`` maps
+        algorithm names to schedules of ``inst`` already computed with
+        default parameters, reused instead of running again
+        (:func:`optsched.core.ratio.best_start`).  None: no start.
     """
 
     key: str
     title: str
     seed_file: str
-    sense: str
-    instance_type: type
-    schedule_type: type
-    generate: Callable[..., Any]
-    algorithms: Mapping[str, Callable[..., Any]]
-    check: Callable[[Any, Any], Any]
-    solve_offline: Callable[..., OfflineResult]
+    sense: Sense
+    instance_type: type[I]
+    schedule_type: type[S]
+    generate: Callable[..., I]
+    algorithms: Mapping[str, Algorithm[I, S]]
+    check: Callable[[I, S], E]
+    solve_offline: Callable[..., OfflineResult[S]]
     reported_ratio: Mapping[str, tuple[float, float]] = field(default_factory=dict)
     demo_size: Mapping[str, Any] = field(default_factory=dict)
     size_options: Mapping[str, tuple[type, Any, str]] = field(default_factory=dict)
-    mutate: Callable[..., Any] | None = None
+    mutate: Callable[..., I] | None = None
     proven_bound: Mapping[str, str] = field(default_factory=dict)
-    search_space: Any = None
-    bound_value: Mapping[str, Callable[[Any], float]] = field(default_factory=dict)
+    search_space: SearchSpace | None = None
+    bound_value: Mapping[str, Callable[[I], float]] = field(default_factory=dict)
+    default_start: Callable[[I, Mapping[str, S] | None], S | None] | None = None
 
-    def run(self, name: str, inst: Any, **params: Any) -> Any:
+    def run(self, name: str, inst: Any, *, seed: int = 0, params: Any = None) -> Any:
         """Run algorithm ``name`` on ``inst`` and return its schedule.
 
-        The schedule is returned as the algorithm made it.  An online
+        ``seed`` and ``params`` (the algorithm family's frozen ``...Params``
+        dataclass, None for the paper's defaults;
+        :mod:`optsched.core.params`) are passed on as
+        ``algorithms[name](inst, seed=seed, params=params)``: every
+        algorithm has that one signature.  The schedule is returned as the
+        algorithm made it.  An online
         algorithm without admission control may need more slots than the
         instance's horizon ``T`` (edgecloud, okita); by the horizon rule
         (:mod:`optsched.core.horizon`) it is checked on the instance with
@@ -154,20 +185,22 @@ class Paper:
             raise KeyError(
                 f"{self.key}: unknown algorithm {name!r} (known: {known})"
             ) from None
-        return fn(inst, **params)
+        return fn(inst, seed=seed, params=params)
 
-    def fit_horizon(self, inst: Any, *scheds: Any) -> tuple[Any, bool]:
+    def fit_horizon(self, inst: I, *scheds: S) -> tuple[I, bool]:
         """The instance every schedule of ``scheds`` fits, and whether ``T`` grew.
 
         :func:`optsched.core.horizon.fit`: ``inst`` itself when no schedule
         runs past ``T`` (or the paper has no slot horizon), else ``inst``
-        with ``n_slots`` extended to the largest makespan.  Check the
+        with ``n_slots`` extended to the largest needed horizon
+        (:func:`optsched.core.horizon.needed_slots`: the schedules'
+        ``last_slot``, also after a JSON round trip).  Check the
         schedules, and solve the optimum they are compared with, on it.
         """
         return horizon.fit(inst, *scheds)
 
 
-def get_paper(key: str) -> Paper:
+def get_paper(key: str) -> Paper[Any, Any, Any]:
     """Return the registered :class:`Paper` for ``key`` (e.g. ``"oasis"``)."""
     try:
         module = _SLICES[key]

@@ -389,9 +389,9 @@ def schedule_ints(
         v = leaves[k]
         if (lo, hi) == (0, 1):
             what = "0 or 1"
-        elif lo is not None and lo_ <= v < lo:
+        elif lo is not None and _I64_MIN <= v < lo:
             what = f">= {lo}"
-        elif hi is not None and hi < v <= hi_:
+        elif hi is not None and hi < v <= _I64_MAX:
             what = f"<= {hi}"
         else:
             what = "an integer within the int64 range"

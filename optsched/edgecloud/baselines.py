@@ -2,11 +2,12 @@
 
 The seed describes each baseline in one sentence; the rules below are the
 cited systems' rules in their simplest form that fits model (2).  All three
-share one slot-by-slot engine (:func:`_run`) and the constraints every
-schedule here meets: chunks only on qualified workers ((2a)), never before
-``r_j + Delta_js`` ((2i)), each chunk on one worker for good (no migration,
-(2c)), one chunk per worker and slot ((2d)), one PS per training job and
-slot ((2e)-(2f)), cloud chunks without preemption (Sec. III).
+share one slot-by-slot engine (:class:`_GangEngine`, one policy object per
+baseline plugged into it) and the constraints every schedule here meets:
+chunks only on qualified workers ((2a)), never before ``r_j + Delta_js``
+((2i)), each chunk on one worker for good (no migration, (2c)), one chunk
+per worker and slot ((2d)), one PS per training job and slot ((2e)-(2f)),
+cloud chunks without preemption (Sec. III).
 
 Common readings (the seed gives no more detail for any baseline):
 
@@ -65,9 +66,12 @@ Common readings (the seed gives no more detail for any baseline):
 from __future__ import annotations
 
 import bisect
-from collections.abc import Sequence
+from dataclasses import dataclass, field
+from typing import Any
 
 import numpy as np
+
+from optsched.core.params import NoParams, resolve
 
 from .instance import EdgeCloudInstance
 from .online import _pick_ps
@@ -80,7 +84,26 @@ DEFAULT_THRESHOLDS: tuple[float, ...] = (10.0, 100.0)
 """Tiresias-L queue thresholds in worker-hours of attained service."""
 
 
-def srtf(inst: EdgeCloudInstance, *, seed: int = 0) -> EdgeCloudSchedule:
+@dataclass(frozen=True)
+class TiresiasParams:
+    """Parameters of :func:`tiresias_l`.
+
+    Attributes
+    ----------
+    thresholds
+        Queue thresholds in worker-hours, strictly increasing; ``K =
+        len(thresholds) + 1`` queues.  The seed gives none; the default
+        ``(10, 100)`` worker-hours splits jobs of the generator's defaults
+        (a chunk needs 4-174 worker-hours on the edge) into three queues.
+        ``()`` gives one queue, i.e. FIFO by arrival (with gang preemption).
+    """
+
+    thresholds: tuple[float, ...] = DEFAULT_THRESHOLDS
+
+
+def srtf(
+    inst: EdgeCloudInstance, /, *, seed: int = 0, params: NoParams | None = None
+) -> EdgeCloudSchedule:
     """SRTF [16]: "jobs are scheduled in the non-decreasing order of remaining training time".
 
     Implemented: preemptive shortest-remaining-time-first at job level (the
@@ -90,16 +113,15 @@ def srtf(inst: EdgeCloudInstance, *, seed: int = 0) -> EdgeCloudSchedule:
     slots of the chunks bound to that worker; before the job has started,
     ``ceil(D_j / k_j) * p_j`` with ``p_j = ceil(E_j B_j / n_j)`` the slots of
     one chunk on an edge worker.  Ties: earlier arrival, then job index.
-    ``seed`` drives the PS draw only.
+    ``seed`` drives the PS draw only; there are no parameters
+    (:class:`~optsched.core.params.NoParams`).
     """
-    return _run(inst, seed=seed, policy="srtf")
+    resolve(params, NoParams, "srtf")
+    return _GangEngine(inst, seed).run(_Srtf())
 
 
 def tiresias_l(
-    inst: EdgeCloudInstance,
-    *,
-    seed: int = 0,
-    thresholds: Sequence[float] = DEFAULT_THRESHOLDS,
+    inst: EdgeCloudInstance, /, *, seed: int = 0, params: TiresiasParams | None = None
 ) -> EdgeCloudSchedule:
     """Tiresias-L [13]: discretised 2D-LAS with all-or-nothing gang preemption.
 
@@ -123,22 +145,24 @@ def tiresias_l(
 
     Parameters
     ----------
-    thresholds
-        Queue thresholds in worker-hours, strictly increasing; ``K =
-        len(thresholds) + 1`` queues.  The seed gives none; the default
-        ``(10, 100)`` worker-hours splits jobs of the generator's defaults
-        (a chunk needs 4-174 worker-hours on the edge) into three queues.
-        ``()`` gives one queue, i.e. FIFO by arrival (with gang preemption).
+    seed
+        Drives the PS draw only.
+    params
+        :class:`TiresiasParams` (``thresholds``; None: the default).
     """
-    th = tuple(float(x) for x in thresholds)
+    th = tuple(
+        float(x) for x in resolve(params, TiresiasParams, "tiresias_l").thresholds
+    )
     if any(b <= a for a, b in zip(th, th[1:], strict=False)) or any(
         not x > 0 for x in th
     ):
         raise ValueError(f"thresholds: must be positive and increasing, got {th!r}")
-    return _run(inst, seed=seed, policy="tiresias_l", thresholds=th)
+    return _GangEngine(inst, seed).run(_TiresiasL(th))
 
 
-def batchsche(inst: EdgeCloudInstance, *, seed: int = 0) -> EdgeCloudSchedule:
+def batchsche(
+    inst: EdgeCloudInstance, /, *, seed: int = 0, params: NoParams | None = None
+) -> EdgeCloudSchedule:
     """BatchSche [11]: "first groups the uncompleted jobs into multiple batches,
     then schedules batches one by one to minimize the overall resource cost".
 
@@ -170,8 +194,12 @@ def batchsche(inst: EdgeCloudInstance, *, seed: int = 0) -> EdgeCloudSchedule:
       reachable and free.  PSs as reading 4.  Elastic sharing (changing a
       job's number of workers) is not modelled: no migration fixes each
       chunk's worker, and the gang is fixed at planning time.
+
+    ``seed`` drives the PS draw only; there are no parameters
+    (:class:`~optsched.core.params.NoParams`).
     """
-    return _run(inst, seed=seed, policy="batchsche")
+    resolve(params, NoParams, "batchsche")
+    return _GangEngine(inst, seed).run(_BatchSche())
 
 
 # ------------------------------------------------------------------ engine
@@ -222,234 +250,346 @@ def _gang_fit(
     return gang
 
 
-def _run(
-    inst: EdgeCloudInstance,
-    *,
-    seed: int,
-    policy: str,
-    thresholds: tuple[float, ...] = (),
-) -> EdgeCloudSchedule:
-    """Slot-by-slot gang engine shared by the three baselines."""
-    store = StorageLedger(inst) if inst.storage else None
-    storage_cloud: list[int] = []
-    rng = np.random.default_rng(seed)
-    J, c = inst.n_jobs, inst.cloud
-    D = [int(x) for x in inst.D]
-    p0 = [int(x) for x in inst.chunk_slots[:, 0]]
-    r = [int(x) for x in inst.arrival]
-    delay = inst.delay.astype(int)
-    qual: list[list[Worker]] = []
-    for job in inst.jobs:
-        qual.append(
+class _GangEngine:
+    """Slot-by-slot gang engine shared by the three baselines (readings 1-7).
+
+    A policy object (:class:`_Srtf`, :class:`_TiresiasL`,
+    :class:`_BatchSche`) decides, at the start of every slot, which jobs
+    may train and in which priority order (:meth:`_Policy.pool`); the
+    engine runs the slot (:meth:`slot`): gang start or resume
+    (all-or-nothing), PS (reading 4), training.
+    """
+
+    def __init__(self, inst: EdgeCloudInstance, seed: int) -> None:
+        self.inst, self.seed = inst, seed
+        self.store = StorageLedger(inst) if inst.storage else None
+        self.storage_cloud: list[int] = []
+        self.rng = np.random.default_rng(seed)
+        J = self.J = inst.n_jobs
+        self.c = inst.cloud
+        self.D = D = [int(x) for x in inst.D]
+        self.p0 = p0 = [int(x) for x in inst.chunk_slots[:, 0]]
+        self.r = [int(x) for x in inst.arrival]
+        self.delay = inst.delay.astype(int)
+        self.qual: list[list[Worker]] = [
             [
                 (s, w)
                 for s in range(len(inst.servers))
                 for w in range(inst.n_workers[s])
                 if int(inst.worker_types[s][w]) == job.worker_type
             ]
-        )
-    k = [min(D[j], len(qual[j])) for j in range(J)]
-    wtype = [job.worker_type for job in inst.jobs]
-    n_of_type: dict[int, int] = {}
-    for s in range(len(inst.servers)):
-        for typ in inst.worker_types[s].tolist():
-            n_of_type[int(typ)] = n_of_type.get(int(typ), 0) + 1
-    ps_by_type: dict[int, list[tuple[int, int]]] = {}
-    for s in range(len(inst.servers)):
-        for p, typ in enumerate(inst.ps_types[s].tolist()):
-            ps_by_type.setdefault(int(typ), []).append((s, p))
+            for job in inst.jobs
+        ]
+        self.k = [min(D[j], len(self.qual[j])) for j in range(J)]
+        self.wtype = [job.worker_type for job in inst.jobs]
+        self.n_of_type: dict[int, int] = {}
+        for s in range(len(inst.servers)):
+            for typ in inst.worker_types[s].tolist():
+                self.n_of_type[int(typ)] = self.n_of_type.get(int(typ), 0) + 1
+        self.ps_by_type: dict[int, list[tuple[int, int]]] = {}
+        for s in range(len(inst.servers)):
+            for p, typ in enumerate(inst.ps_types[s].tolist()):
+                self.ps_by_type.setdefault(int(typ), []).append((s, p))
+        self.left = [[p0[j]] * D[j] for j in range(J)]  # remaining slots per chunk
+        self.gang: list[list[Worker] | None] = [None] * J
+        self.head: list[list[int]] = [[] for _ in range(J)]
+        self.load: list[list[int]] = [[] for _ in range(J)]  # slots per gang worker
+        self.service = [0.0] * J  # attained service, worker-hours (Tiresias-L)
+        self.started = [False] * J
+        self.done = [False] * J
+        self.cloud_end: dict[int, int] = {}  # cloud job -> last slot
+        self.zeta = np.zeros(J, dtype=bool)
+        self.runs: list[tuple[int, int, int, int, int]] = []
+        self.ps_rows: list[tuple[int, int, int, int]] = []
+        self.ps_blocked: list[tuple[int, int]] = []
+        self.prev_ps: dict[int, tuple[int, int]] = {}
+        self.next_cloud = 0
 
-    left = [[p0[j]] * D[j] for j in range(J)]  # remaining slots per chunk
-    gang: list[list[Worker] | None] = [None] * J
-    head: list[list[int]] = [[] for _ in range(J)]
-    load: list[list[int]] = [[] for _ in range(J)]  # remaining slots per gang worker
-    service = [0.0] * J  # attained service, worker-hours (Tiresias-L)
-    started = [False] * J
-    done = [False] * J
-    cloud_end: dict[int, int] = {}  # cloud job -> last slot
-    zeta = np.zeros(J, dtype=bool)
-    runs: list[tuple[int, int, int, int, int]] = []
-    ps_rows: list[tuple[int, int, int, int]] = []
-    ps_blocked: list[tuple[int, int]] = []
-    prev_ps: dict[int, tuple[int, int]] = {}
-    next_cloud = 0
-    batch: list[int] = []
-    batches: list[list[int]] = []
-    in_batch = [False] * J
+    # ---------------------------------------------------------- job state
+    def to_cloud(self, j: int, start: int) -> None:
+        """Job ``j`` entirely in the cloud from ``start`` (reading 5)."""
+        rr, pp, end = _cloud_rows(self.inst, j, start, self.next_cloud)
+        self.next_cloud += self.D[j]
+        self.runs.extend(rr)
+        self.ps_rows.extend(pp)
+        self.zeta[j] = True
+        self.cloud_end[j] = end
 
-    def to_cloud(j: int, start: int) -> None:
-        nonlocal next_cloud
-        rr, pp, end = _cloud_rows(inst, j, start, next_cloud)
-        next_cloud += D[j]
-        runs.extend(rr)
-        ps_rows.extend(pp)
-        zeta[j] = True
-        cloud_end[j] = end
-
-    def set_gang(j: int, g: list[Worker]) -> None:
+    def set_gang(self, j: int, g: list[Worker]) -> None:
         """Bind chunk ``d`` of ``j`` to ``g[d mod len(g)]`` (reading 1)."""
-        gang[j] = g
-        head[j] = list(range(len(g)))  # next unfinished chunk per gang worker
-        load[j] = [len(range(i, D[j], len(g))) * p0[j] for i in range(len(g))]
-        if store is not None:  # reading 7: the chunks are stored from r_j on
+        D = self.D
+        self.gang[j] = g
+        self.head[j] = list(range(len(g)))  # next unfinished chunk per gang worker
+        self.load[j] = [len(range(i, D[j], len(g))) * self.p0[j] for i in range(len(g))]
+        if self.store is not None:  # reading 7: the chunks are stored from r_j on
             for i, (s, _w) in enumerate(g):
-                store.place(j, s, len(range(i, D[j], len(g))))
+                self.store.place(j, s, len(range(i, D[j], len(g))))
 
-    def fit(j: int, order: list[Worker]) -> list[Worker] | None:
+    def fit(self, j: int, order: list[Worker]) -> list[Worker] | None:
         """Reading 7 (``order[:k_j]`` without storage)."""
-        if store is None:
-            return order[: k[j]]
-        u = float(inst.jobs[j].chunk_mb)
-        return _gang_fit(order, k[j], D[j], u, store.room(j), store)
+        if self.store is None:
+            return order[: self.k[j]]
+        u = float(self.inst.jobs[j].chunk_mb)
+        return _gang_fit(order, self.k[j], self.D[j], u, self.store.room(j), self.store)
 
-    def live(j: int) -> list[tuple[int, Worker, int]]:
+    def live(self, j: int) -> list[tuple[int, Worker, int]]:
         """(gang index, worker, next chunk) for each gang worker with work left."""
-        g = gang[j]
+        g = self.gang[j]
         assert g is not None
-        return [(i, wk, head[j][i]) for i, wk in enumerate(g) if head[j][i] < D[j]]
+        head, Dj = self.head[j], self.D[j]
+        return [(i, wk, head[i]) for i, wk in enumerate(g) if head[i] < Dj]
 
-    def remaining_time(j: int) -> int:
-        if gang[j] is None:
-            return -(-D[j] // k[j]) * p0[j]
-        return max(load[j])
+    def remaining_time(self, j: int) -> int:
+        """SRTF's remaining training time of ``j`` (:func:`srtf`)."""
+        if self.gang[j] is None:
+            return -(-self.D[j] // self.k[j]) * self.p0[j]
+        return max(self.load[j])
 
-    def plan_batch(tau: int) -> None:
+    def edge_pool(self, t: int) -> list[int]:
+        """Arrived, unfinished edge jobs at ``t``; new jobs without edge worker
+        go to the cloud first (reading 5).  Order: job index."""
+        r, k = self.r, self.k
+        for j in range(self.J):
+            if r[j] == t and k[j] == 0:  # reading 5: no qualified edge worker
+                self.to_cloud(j, r[j] + int(self.delay[j, self.c]))
+        pool = [j for j in range(self.J) if r[j] <= t and j not in self.cloud_end]
+        return [j for j in pool if not self.done[j]]
+
+    # ---------------------------------------------------------- the slots
+    def run(self, policy: _Policy) -> EdgeCloudSchedule:
+        """Every slot until all work is done (reading 6); the schedule."""
+        inst, D, p0, r = self.inst, self.D, self.p0, self.r
+        horizon_guard = inst.n_slots + sum(D[j] * p0[j] for j in range(self.J))
+        horizon_guard += int(self.delay.max(initial=0)) + max(r, default=0) + 1
+        t = 0
+        while not all(self.done):
+            t += 1
+            if t > 10 * horizon_guard:  # pragma: no cover - progress is guaranteed
+                raise RuntimeError(f"{policy.name}: no progress by slot {t}")
+            if self.store is not None:
+                self.store.start_slot(t)
+            self.slot(t, policy.pool(self, t), policy.keeps_gang)
+        makespan = max((row[2] for row in self.runs), default=0)
+        sched = EdgeCloudSchedule.build(
+            inst, self.runs, self.ps_rows, zeta=self.zeta, algorithm=policy.name
+        )
+        sched.meta.update(
+            ps_blocked=self.ps_blocked,
+            cloud_jobs=sorted(self.cloud_end),
+            storage_cloud=self.storage_cloud,
+            makespan=makespan,
+            horizon_exceeded=makespan > inst.n_slots,
+            seed=self.seed,
+        )
+        sched.meta.update(policy.meta())
+        return sched
+
+    def slot(self, t: int, pool: list[int], keeps_gang: bool) -> None:
+        """One slot: jobs of ``pool`` in order, all-or-nothing, a PS per running job.
+
+        ``keeps_gang``: a started job that finds no PS still holds its gang
+        workers in the slot (BatchSche, non-preemptive).
+        """
+        claimed: set[Worker] = set()
+        n_free = dict(self.n_of_type)  # unclaimed edge workers per type (shortcut)
+        used: set[tuple[int, int]] = set()
+        assigned: dict[int, tuple[int, int]] = {}
+        for j in pool:
+            fresh = self.gang[j] is None
+            if n_free.get(self.wtype[j], 0) < (self.k[j] if fresh else 1):
+                continue
+            got = self.start(j, t, claimed) if fresh else self.resume(j, t, claimed)
+            if got is None:
+                continue
+            g, work = got
+            pick = self.pick_ps(j, t, used)
+            if pick is None:
+                self.ps_blocked.append((j, t))
+                if keeps_gang and self.started[j]:
+                    claimed.update(wk for _i, wk, _d in work)  # keeps its gang
+                    n_free[self.wtype[j]] -= len(work)
+                continue
+            if g is not None:
+                self.set_gang(j, g)
+            self.started[j] = True
+            assigned[j] = pick
+            if pick[0] != self.c:
+                used.add(pick)
+            self.ps_rows.append((j, t, pick[0], pick[1]))
+            self.train(j, t, work, claimed)
+            n_free[self.wtype[j]] -= len(work)
+        self.prev_ps = assigned
+        for j, end in self.cloud_end.items():
+            if end <= t:
+                self.done[j] = True
+
+    def start(
+        self, j: int, t: int, claimed: set[Worker]
+    ) -> tuple[list[Worker], list[tuple[int, Worker, int]]] | None:
+        """Reading 2 (and 7): the gang ``j`` starts on and its work, or None.
+
+        With storage, a job no gang of which can ever fit goes to the cloud.
+        """
+        qual, r, delay = self.qual[j], self.r, self.delay
+        free = [
+            wk for wk in qual if wk not in claimed and t >= r[j] + int(delay[j, wk[0]])
+        ]
+        if len(free) < self.k[j]:
+            return None
+        if self.store is None:
+            g = _consolidated(free, self.k[j])
+        else:  # reading 7
+            fitted = self.fit(j, _consolidated(free, len(free)))
+            if fitted is None:
+                if self.fit(j, _consolidated(qual, len(qual))) is None:
+                    self.storage_cloud.append(j)  # never fits: the cloud
+                    self.to_cloud(j, max(t, r[j] + int(delay[j, self.c])))
+                return None
+            g = fitted
+        return g, [(d, wk, d) for d, wk in enumerate(g)]  # chunk i on g[i]
+
+    def resume(
+        self, j: int, t: int, claimed: set[Worker]
+    ) -> tuple[None, list[tuple[int, Worker, int]]] | None:
+        """Reading 3: the work of ``j``'s gang, or None when it is suspended."""
+        gj, hj, Dj = self.gang[j], self.head[j], self.D[j]
+        assert gj is not None
+        if any(hj[i] < Dj and gj[i] in claimed for i in range(len(gj))):
+            return None  # a gang worker is taken: suspended (all-or-nothing)
+        work = self.live(j)
+        if not self.started[j] and any(
+            t < self.r[j] + int(self.delay[j, wk[0]]) for _i, wk, _d in work
+        ):
+            return None  # BatchSche: planned gang not reachable yet ((2i))
+        return None, work
+
+    def pick_ps(
+        self, j: int, t: int, used: set[tuple[int, int]]
+    ) -> tuple[int, int] | None:
+        """Reading 4: last slot's PS if free, else ``A_ps``'s draw."""
+        prev = self.prev_ps
+        if j in prev and prev[j] not in used:
+            return prev[j]
+        return _pick_ps(self.inst, j, t, False, self.ps_by_type, used, self.rng)
+
+    def train(
+        self, j: int, t: int, work: list[tuple[int, Worker, int]], claimed: set[Worker]
+    ) -> None:
+        """Job ``j`` trains ``work`` (gang index, worker, chunk) in slot ``t``."""
+        gang = self.gang[j]
+        assert gang is not None
+        left, load, head = self.left[j], self.load[j], self.head[j]
+        for i, wk, d in work:
+            claimed.add(wk)
+            self.runs.append((j, d, t, wk[0], wk[1]))
+            left[d] -= 1
+            load[i] -= 1
+            if left[d] == 0:
+                head[i] += len(gang)
+        self.service[j] += len(work) * self.inst.slot_hours
+        if all(h >= self.D[j] for h in head):
+            self.done[j] = True
+            if self.store is not None:
+                self.store.release(j)
+
+
+# ---------------------------------------------------------------- policies
+class _Policy:
+    """Which jobs may train in a slot, and in which order (one per baseline)."""
+
+    name: str = ""
+    #: a started job that finds no PS keeps its gang workers (non-preemptive)
+    keeps_gang: bool = False
+
+    def pool(self, eng: _GangEngine, t: int) -> list[int]:
+        """The jobs of slot ``t`` in priority order."""
+        raise NotImplementedError
+
+    def meta(self) -> dict[str, Any]:
+        """Extra ``meta`` entries of the schedule."""
+        return {}
+
+
+class _Srtf(_Policy):
+    """SRTF: edge jobs by remaining training time, arrival, index."""
+
+    name = "srtf"
+
+    def pool(self, eng: _GangEngine, t: int) -> list[int]:
+        """:meth:`_GangEngine.edge_pool` by :meth:`_GangEngine.remaining_time`."""
+        pool = eng.edge_pool(t)
+        pool.sort(key=lambda j: (eng.remaining_time(j), eng.r[j], j))
+        return pool
+
+
+@dataclass
+class _TiresiasL(_Policy):
+    """Tiresias-L: edge jobs by queue (attained service), arrival, index."""
+
+    thresholds: tuple[float, ...]
+    name = "tiresias_l"
+
+    def pool(self, eng: _GangEngine, t: int) -> list[int]:
+        """:meth:`_GangEngine.edge_pool` by discretised 2D-LAS queue."""
+        th, service = self.thresholds, eng.service
+        pool = eng.edge_pool(t)
+        pool.sort(key=lambda j: (bisect.bisect_right(th, service[j]), eng.r[j], j))
+        return pool
+
+    def meta(self) -> dict[str, Any]:
+        """``thresholds``."""
+        return {"thresholds": self.thresholds}
+
+
+@dataclass
+class _BatchSche(_Policy):
+    """BatchSche: batches planned at their first slot, run without preemption."""
+
+    batch: list[int] = field(default_factory=list)
+    batches: list[list[int]] = field(default_factory=list)
+    in_batch: set[int] = field(default_factory=set)
+    name = "batchsche"
+    keeps_gang = True
+
+    def pool(self, eng: _GangEngine, t: int) -> list[int]:
+        """A new batch when the last one is complete; its edge jobs, started first."""
+        if all(eng.done[j] for j in self.batch):
+            new = [j for j in range(eng.J) if j not in self.in_batch and eng.r[j] <= t]
+            if new:
+                self.batch = new
+                self.batches.append(new)
+                self.in_batch.update(new)
+                self.plan(eng, t)
+        pool = [j for j in self.batch if eng.gang[j] is not None and not eng.done[j]]
+        pos = {j: i for i, j in enumerate(self.batch)}
+        pool.sort(key=lambda j: (not eng.started[j], pos[j]))
+        return pool
+
+    def plan(self, eng: _GangEngine, tau: int) -> None:
+        """Each job of the batch to the cloud or an edge gang, earlier finish wins."""
+        inst, r, delay, k = eng.inst, eng.r, eng.delay, eng.k
         avail: dict[Worker, int] = {}
-        for j in batch:
-            cloud_start = max(tau, r[j] + int(delay[j, c]))
+        for j in self.batch:
+            cloud_start = max(tau, r[j] + int(delay[j, eng.c]))
             cloud_fin = cloud_start + int(inst.chunk_slots[j, 1]) - 1
             if k[j] > 0:
                 when = {
                     wk: max(avail.get(wk, tau), r[j] + int(delay[j, wk[0]]))
-                    for wk in qual[j]
+                    for wk in eng.qual[j]
                 }
-                g = fit(j, sorted(qual[j], key=lambda wk: (when[wk], wk)))
+                g = eng.fit(j, sorted(eng.qual[j], key=lambda wk: (when[wk], wk)))
                 if g is None:
-                    storage_cloud.append(j)  # reading 7: no gang fits
+                    eng.storage_cloud.append(j)  # reading 7: no gang fits
                 else:
-                    edge_fin = max(when[wk] for wk in g) + -(-D[j] // k[j]) * p0[j] - 1
+                    span = -(-eng.D[j] // k[j]) * eng.p0[j]
+                    edge_fin = max(when[wk] for wk in g) + span - 1
                     if edge_fin < cloud_fin:
-                        set_gang(j, g)
+                        eng.set_gang(j, g)
                         for wk in g:
                             avail[wk] = edge_fin + 1
                         continue
-            to_cloud(j, cloud_start)
+            eng.to_cloud(j, cloud_start)
 
-    horizon_guard = inst.n_slots + sum(D[j] * p0[j] for j in range(J))
-    horizon_guard += int(delay.max(initial=0)) + max(r, default=0) + 1
-    t = 0
-    while not all(done):
-        t += 1
-        if t > 10 * horizon_guard:  # pragma: no cover - progress is guaranteed
-            raise RuntimeError(f"{policy}: no progress by slot {t}")
-        if store is not None:
-            store.start_slot(t)
-        # ---- arrivals / batches
-        if policy == "batchsche":
-            if all(done[j] for j in batch):
-                new = [j for j in range(J) if not in_batch[j] and r[j] <= t]
-                if new:
-                    batch = new
-                    batches.append(new)
-                    for j in new:
-                        in_batch[j] = True
-                    plan_batch(t)
-            pool = [j for j in batch if gang[j] is not None and not done[j]]
-            pos = {j: i for i, j in enumerate(batch)}
-            pool.sort(key=lambda j: (not started[j], pos[j]))
-        else:
-            for j in range(J):
-                if r[j] == t and k[j] == 0:  # reading 5: no qualified edge worker
-                    to_cloud(j, r[j] + int(delay[j, c]))
-            pool = [j for j in range(J) if r[j] <= t and j not in cloud_end]
-            pool = [j for j in pool if not done[j]]
-            if policy == "srtf":
-                pool.sort(key=lambda j: (remaining_time(j), r[j], j))
-            else:
-                pool.sort(
-                    key=lambda j: (bisect.bisect_right(thresholds, service[j]), r[j], j)
-                )
-        # ---- one slot: priority order, all-or-nothing, PS per running job
-        claimed: set[Worker] = set()
-        n_free = dict(n_of_type)  # unclaimed edge workers per type (shortcut)
-        used: set[tuple[int, int]] = set()
-        assigned: dict[int, tuple[int, int]] = {}
-        for j in pool:
-            if n_free.get(wtype[j], 0) < (k[j] if gang[j] is None else 1):
-                continue
-            if gang[j] is None:  # reading 2: start on free reachable workers
-                free = [
-                    wk
-                    for wk in qual[j]
-                    if wk not in claimed and t >= r[j] + int(delay[j, wk[0]])
-                ]
-                if len(free) < k[j]:
-                    continue
-                if store is None:
-                    g = _consolidated(free, k[j])
-                else:  # reading 7
-                    g = fit(j, _consolidated(free, len(free)))
-                    if g is None:
-                        if fit(j, _consolidated(qual[j], len(qual[j]))) is None:
-                            storage_cloud.append(j)  # never fits: the cloud
-                            to_cloud(j, max(t, r[j] + int(delay[j, c])))
-                        continue
-                work = [(d, wk, d) for d, wk in enumerate(g)]  # chunk i on g[i]
-            else:
-                g, gj, hj = None, gang[j], head[j]
-                if any(hj[i] < D[j] and gj[i] in claimed for i in range(len(gj))):
-                    continue  # a gang worker is taken: suspended (all-or-nothing)
-                work = live(j)
-                if not started[j] and any(
-                    t < r[j] + int(delay[j, wk[0]]) for _i, wk, _d in work
-                ):
-                    continue  # BatchSche: planned gang not reachable yet ((2i))
-            if j in prev_ps and prev_ps[j] not in used:
-                pick: tuple[int, int] | None = prev_ps[j]
-            else:
-                pick = _pick_ps(inst, j, t, False, ps_by_type, used, rng)
-            if pick is None:
-                ps_blocked.append((j, t))
-                if policy == "batchsche" and started[j]:
-                    claimed.update(wk for _i, wk, _d in work)  # keeps its gang
-                    n_free[wtype[j]] -= len(work)
-                continue
-            if g is not None:
-                set_gang(j, g)
-            started[j] = True
-            assigned[j] = pick
-            if pick[0] != c:
-                used.add(pick)
-            ps_rows.append((j, t, pick[0], pick[1]))
-            for i, wk, d in work:
-                claimed.add(wk)
-                runs.append((j, d, t, wk[0], wk[1]))
-                left[j][d] -= 1
-                load[j][i] -= 1
-                if left[j][d] == 0:
-                    head[j][i] += len(gang[j])
-            n_free[wtype[j]] -= len(work)
-            service[j] += len(work) * inst.slot_hours
-            if all(h >= D[j] for h in head[j]):
-                done[j] = True
-                if store is not None:
-                    store.release(j)
-        prev_ps = assigned
-        for j, end in cloud_end.items():
-            if end <= t:
-                done[j] = True
-    makespan = max((row[2] for row in runs), default=0)
-    sched = EdgeCloudSchedule.build(inst, runs, ps_rows, zeta=zeta, algorithm=policy)
-    sched.meta.update(
-        ps_blocked=ps_blocked,
-        cloud_jobs=sorted(cloud_end),
-        storage_cloud=storage_cloud,
-        makespan=makespan,
-        horizon_exceeded=makespan > inst.n_slots,
-        seed=seed,
-    )
-    if policy == "tiresias_l":
-        sched.meta["thresholds"] = thresholds
-    if policy == "batchsche":
-        sched.meta["batches"] = batches
-    return sched
+    def meta(self) -> dict[str, Any]:
+        """``batches``."""
+        return {"batches": self.batches}

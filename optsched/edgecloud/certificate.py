@@ -88,6 +88,7 @@ from dataclasses import dataclass, field
 import numpy as np
 import pandas as pd
 
+from optsched.core.base import TOL
 from optsched.models.edgecloud_relax import _columns, chunk_share
 
 from .check import check
@@ -96,8 +97,6 @@ from .online import sped_up
 from .schedule import EdgeCloudSchedule
 
 __all__ = ["Certificate", "certificate", "dual_point_model"]
-
-TOL = 1e-9
 
 
 @dataclass(frozen=True, eq=False)

@@ -34,12 +34,12 @@ from dataclasses import dataclass
 
 import numpy as np
 
+from optsched.core.base import TOL
 from optsched.core.errors import InfeasibleScheduleError
 
 from .instance import EdgeCloudInstance
 from .schedule import EdgeCloudSchedule
 
-TOL = 1e-9
 NO_CLOUD_PREEMPTION = "Sec. III"
 
 

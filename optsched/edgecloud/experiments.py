@@ -22,7 +22,9 @@ on.
 
 from __future__ import annotations
 
+import functools
 import time
+from collections.abc import Sequence
 from typing import Any
 
 import numpy as np
@@ -35,14 +37,16 @@ from optsched.core.errors import SolverError
 from optsched.core.experiment import (
     Cells,
     Claim,
+    Experiment,
     optimum,
     optimum_columns,
     until_done,  # noqa: F401 (re-exported)
 )
+from optsched.core.ratio import best_start
 from optsched.core.solver import solve
 
 from .instance import EdgeCloudInstance
-from .online import sped_up
+from .online import AOnlineParams, sped_up
 
 #: The five schemes of Sec. V-A (the registry's order).
 SCHEMES = ("a_online", "a_online_e", "srtf", "tiresias_l", "batchsche")
@@ -87,9 +91,9 @@ def checked_run(p, inst: EdgeCloudInstance, scheme: str, speed: float = 1.0):
     checked instance is :func:`sped_up` of ``horizon.fit(inst, sched)``'s instance
     (:mod:`optsched.core.horizon`).
     """
-    kw = {"speed": speed} if speed != 1.0 else {}
+    params = AOnlineParams(speed=speed) if speed != 1.0 else None
     t0 = time.perf_counter()
-    sched = p.run(scheme, inst, **kw)
+    sched = p.run(scheme, inst, params=params)
     runtime = time.perf_counter() - t0
     done, _ = horizon.fit(inst, sched)
     return sched, runtime, p.check(sped_up(done, speed), sched), done
@@ -238,6 +242,82 @@ def summarize_jct(x: str):
     return summary
 
 
+#: The two axes of Figs. 7-10 and 12-13: file-name word and symbol.
+AXES = {"n_jobs": ("jobs", "J"), "n_servers": ("servers", "S")}
+#: The plotted metric of Figs. 7-8 and 9-10: name word, y label, title
+#: words, schemes drawn, log scale.
+_JCT_METRICS = {
+    "jct_rate": ("jct_rate", "JCT rate (total JCT / SRTF's)", "JCT rate", SCHEMES,
+                 True),
+    "preemptions": ("preemptions", "preemptions (total)", "preemption frequency",
+                    PREEMPTIVE, False),
+}  # fmt: skip
+
+
+def jct_figure(
+    fig: int, x: str, metric: str, claims: Sequence[Claim], doc: str
+) -> Experiment:
+    """The spec of Figs. 7-10: ``metric`` of the five schemes vs ``x``.
+
+    Every one of them runs :func:`jct_rate` on :data:`BY_JOBS` (``x =
+    "n_jobs"``: Figs. 7 and 9) or :data:`BY_SERVERS` (``"n_servers"``:
+    Figs. 8 and 10), so Figs. 7 and 9 (and 8 and 10) list the same tasks and
+    share one computation when run with one
+    :class:`~optsched.core.runner.TaskCache`.  ``metric`` is ``"jct_rate"``
+    (Figs. 7-8: every scheme, log scale, summary :func:`summarize_jct`) or
+    ``"preemptions"`` (Figs. 9-10: the :data:`PREEMPTIVE` schemes, summary
+    :func:`mean_by` of the preemptions).
+    """
+    word, sym = AXES[x]
+    stem, ylabel, what, schemes, log = _JCT_METRICS[metric]
+    by_jobs = x == "n_jobs"
+    return Experiment(
+        name=f"fig{fig}_{stem}_{word}",
+        paper="edgecloud",
+        ref=f"Fig. {fig}, Sec. V-C",
+        doc=doc,
+        task=jct_rate,
+        grid=BY_JOBS if by_jobs else BY_SERVERS,
+        quick=BY_JOBS_QUICK if by_jobs else BY_SERVERS_QUICK,
+        columns=JCT_COLUMNS,
+        sort=[x, "seed", "scheme"],
+        plot=plot_lines(
+            x, metric, ylabel, f"Fig. {fig}: {what} vs {sym}", schemes, log=log
+        ),
+        summary=(
+            summarize_jct(x)
+            if metric == "jct_rate"
+            else functools.partial(mean_by, x=x, value="preemptions")
+        ),
+        claims=list(claims),
+    )
+
+
+def edge_only_claim(x: str) -> Claim:
+    """The claim Figs. 7 and 8 share: A_online-E beats the edge-only SRTF and
+    Tiresias-L (at every value of ``x``)."""
+    return always(
+        "A_online-E beats SRTF and Tiresias-L", x, "a_online_e", ("srtf", "tiresias_l")
+    )
+
+
+def preemption_claims(x: str) -> list[Claim]:
+    """The claims Figs. 9 and 10 share: A_online preempts less than A_online-E
+    and more than SRTF (at every value of ``x``)."""
+    return [
+        always(
+            "A_online preempts less than A_online-E",
+            x,
+            "a_online",
+            ("a_online_e",),
+            "preemptions",
+        ),
+        always(
+            "A_online preempts more than SRTF", x, "srtf", ("a_online",), "preemptions"
+        ),
+    ]
+
+
 # --------------------------------------------------------------- Fig. 11
 UTIL_COLUMNS = [
     "n_jobs", "n_servers", "n_slots", "seed", "scheme", "slot", "submissions",
@@ -380,7 +460,8 @@ def competitive_ratio(task: dict[str, Any]) -> list[dict[str, Any]]:
     base_sched = p.run("a_online", inst)
     done, _ = horizon.fit(inst, base_sched)
     bound = paper_bound(done, task["paper_time_limit"])
-    opt = optimum("edgecloud", done, time_limit=task["time_limit"])
+    start = best_start("edgecloud", done)  # all-cloud or A_online, checked
+    opt = optimum("edgecloud", done, time_limit=task["time_limit"], start=start)
     if bound["paper_bound_lb"] > opt.objective * (1 + 1e-6) + 1e-6:
         # a lower bound above a checked schedule's JCT: Lemma 1 or a solver is wrong
         raise SolverError(
@@ -472,6 +553,34 @@ def summarize_ratio(x: str):
         return t
 
     return summary
+
+
+def ratio_figure(
+    fig: int, sizes: dict[str, Any], quick_sizes: dict[str, Any], doc: str
+) -> Experiment:
+    """The spec of Figs. 12-13: A_online's competitive ratio vs the swept size.
+
+    ``sizes`` / ``quick_sizes``: ``n_jobs`` and ``n_servers`` of the full and
+    the quick grid, the swept one (``x``) a list and first; 3 seeds (quick:
+    1) on the reduced input (:data:`REDUCED`, :data:`REDUCED_QUICK`); task
+    :func:`competitive_ratio`, claims :func:`ratio_claims`.
+    """
+    x = next(k for k, v in sizes.items() if isinstance(v, list))
+    word, sym = AXES[x]
+    return Experiment(
+        name=f"fig{fig}_ratio_{word}",
+        paper="edgecloud",
+        ref=f"Fig. {fig}, Sec. V-C",
+        doc=doc,
+        task=competitive_ratio,
+        grid={**sizes, "seed": list(range(3)), **REDUCED},
+        quick={**quick_sizes, "seed": [0], **REDUCED_QUICK},
+        columns=RATIO_COLUMNS,
+        sort=[x, "seed", "eps"],
+        plot=plot_ratio(x, f"Fig. {fig}: competitive ratio of A_online vs {sym}"),
+        summary=summarize_ratio(x),
+        claims=ratio_claims(x),
+    )
 
 
 # ------------------------------------------------------------ claim helpers

@@ -28,14 +28,14 @@ mini-batches per slot, see :func:`throughput`.
 
 from __future__ import annotations
 
-import json
 import math
 from dataclasses import dataclass, field
 from functools import cached_property
-from typing import Any
+from typing import Any, ClassVar
 
 import numpy as np
 
+from optsched.core.base import TOL, JsonMixin
 from optsched.core.errors import InvalidInstanceError
 from optsched.core.validate import (
     as_float,
@@ -49,7 +49,7 @@ from optsched.core.validate import (
 )
 
 FORMAT = "optsched.edgecloud/1"
-EPS = 1e-9
+EPS = TOL  # the shared tolerance (optsched.core.base.TOL)
 MB_TO_MBIT = 8.0  # q_j in MB, b_j in Mbps: q_j / b_j = 8 q_j / b_j seconds
 
 # Limits (docs/edgecloud.md, "Limits").  Far above the paper's sizes (300
@@ -256,7 +256,7 @@ def _check_job(job: Job, p: str, T: int, S: int, n_wt: int, n_pt: int) -> None:
 
 
 @dataclass(frozen=True)
-class EdgeCloudInstance:
+class EdgeCloudInstance(JsonMixin):
     """Edge servers, the cloud, a horizon and a job sequence (arrival order).
 
     Attributes
@@ -272,6 +272,8 @@ class EdgeCloudInstance:
     slot_hours
         Length of one slot in hours.
     """
+
+    FORMAT: ClassVar[str] = FORMAT  # JSON format tag (JsonMixin)
 
     n_slots: int
     n_worker_types: int
@@ -448,10 +450,6 @@ class EdgeCloudInstance:
             "jobs": [j.to_dict() for j in self.jobs],
         }
 
-    def to_json(self, indent: int | None = None) -> str:
-        """Serialise to a JSON string; ``from_json`` restores an equal instance."""
-        return json.dumps(self.to_dict(), indent=indent)
-
     @classmethod
     def from_dict(cls, data: dict[str, Any]) -> EdgeCloudInstance:
         """Build and validate an instance from :meth:`to_dict` output.
@@ -460,9 +458,7 @@ class EdgeCloudInstance:
         naming the field.
         """
         check_keys(data, FIELDS)
-        fmt = require(data, "format")
-        if fmt != FORMAT:
-            raise InvalidInstanceError(f"format: expected {FORMAT!r}, got {fmt!r}")
+        cls.check_format(data)
         servers = []
         for s, d in enumerate(as_list(require(data, "servers"), "servers")):
             p = f"servers[{s}]"
@@ -491,15 +487,6 @@ class EdgeCloudInstance:
             jobs=tuple(jobs),
             slot_hours=data.get("slot_hours", 1.0),
         )
-
-    @classmethod
-    def from_json(cls, text: str) -> EdgeCloudInstance:
-        """Parse and validate JSON text; errors raise InvalidInstanceError."""
-        try:
-            data = json.loads(text)
-        except ValueError as exc:  # JSONDecodeError, or an int of > 4300 digits
-            raise InvalidInstanceError(f"<json>: not valid JSON ({exc})") from exc
-        return cls.from_dict(data)
 
 
 _JOB_FIELDS = (

@@ -134,6 +134,8 @@ from dataclasses import dataclass, field
 import numpy as np
 import pandas as pd
 
+from optsched.core.params import resolve
+
 from .instance import EdgeCloudInstance
 from .schedule import EdgeCloudSchedule
 from .storage import StorageLedger
@@ -273,8 +275,23 @@ class _Q:
 
 
 # ------------------------------------------------------------- A_online
+@dataclass(frozen=True)
+class AOnlineParams:
+    """Parameters of :func:`a_online` and :func:`a_online_e`.
+
+    Attributes
+    ----------
+    speed
+        Speed augmentation ``1 + eps`` (Definition 1): the schedule is for
+        :func:`sped_up` ``(inst, speed)``, check it against that instance;
+        default 1 (no augmentation).
+    """
+
+    speed: float = 1.0
+
+
 def a_online(
-    inst: EdgeCloudInstance, *, seed: int = 0, speed: float = 1.0
+    inst: EdgeCloudInstance, /, *, seed: int = 0, params: AOnlineParams | None = None
 ) -> EdgeCloudSchedule:
     """A_online (Alg. 1 = A_greedy, Alg. 2-4, + A_ps, Alg. 5), Sec. IV.
 
@@ -284,9 +301,8 @@ def a_online(
         The instance (checked at speed 1).
     seed
         Seed of the random PS choice of Alg. 5 line 6.
-    speed
-        Speed augmentation ``1 + eps`` (Definition 1): the schedule is for
-        :func:`sped_up` ``(inst, speed)``, check it against that instance.
+    params
+        :class:`AOnlineParams` (``speed``; None: speed 1).
 
     Returns
     -------
@@ -298,11 +314,12 @@ def a_online(
         ``seed``, ``cloud_jobs`` and ``storage_cloud`` (A_online-E only,
         reading 11).
     """
+    speed = resolve(params, AOnlineParams, "a_online").speed
     return _simulate(inst, seed=seed, speed=speed, cloud=True, name="a_online")
 
 
 def a_online_e(
-    inst: EdgeCloudInstance, *, seed: int = 0, speed: float = 1.0
+    inst: EdgeCloudInstance, /, *, seed: int = 0, params: AOnlineParams | None = None
 ) -> EdgeCloudSchedule:
     """A_online-E (Sec. V-A baseline): A_online with the cloud removed from ``C_j``.
 
@@ -316,6 +333,7 @@ def a_online_e(
     ``A_ps`` unchanged (reading 7): a cloud PS only when no qualified edge
     PS is free.  Other parameters as :func:`a_online`.
     """
+    speed = resolve(params, AOnlineParams, "a_online_e").speed
     return _simulate(inst, seed=seed, speed=speed, cloud=False, name="a_online_e")
 
 
@@ -349,30 +367,15 @@ def _simulate(
     base = inst
     inst = sped_up(inst, speed)
     rng = np.random.default_rng(seed)
-    J, c = inst.n_jobs, inst.cloud
-    D = inst.D
-    workers = [
-        _Worker(s, w)
-        for s in range(len(inst.servers))
-        for w in range(inst.n_workers[s])
-    ]
-    by_type: dict[int, list[_Worker]] = {}
-    for wk in workers:
-        by_type.setdefault(int(inst.worker_types[wk.server][wk.worker]), []).append(wk)
-    ps_by_type: dict[int, list[tuple[int, int]]] = {}
-    for s in range(len(inst.servers)):
-        for p, k in enumerate(inst.ps_types[s].tolist()):
-            ps_by_type.setdefault(int(k), []).append((s, p))
-
-    st = _State(zeta=np.zeros(J, dtype=bool))
-    edge_left = np.zeros(J, dtype=np.int64)  # unfinished edge chunks (storage)
+    workers, by_type, ps_by_type = _resources(inst)
+    st = _State(zeta=np.zeros(inst.n_jobs, dtype=bool))
+    edge_left = np.zeros(inst.n_jobs, dtype=np.int64)  # unfinished edge chunks
     if inst.storage:
         st.store = StorageLedger(inst)
     ps_rows: list[tuple[int, int, int, int]] = []
     ps_blocked: list[tuple[int, int]] = []
     prev_ps: dict[int, tuple[int, int]] = {}
-    arrivals = inst.arrival
-    n_left = int(D.sum())  # chunks not yet dispatched to the cloud nor finished
+    n_left = int(inst.D.sum())  # chunks not yet dispatched to the cloud nor finished
     cloud_end = 0  # last slot of a cloud chunk (needs PS rows up to there)
     t = 0
     while n_left > 0 or t < cloud_end:
@@ -380,71 +383,19 @@ def _simulate(
         if st.store is not None:
             st.store.start_slot(t)
         # ---- Alg. 1 line 2-3: A_greedy on the jobs arriving in slot t
-        for j in np.flatnonzero(arrivals == t).tolist():
-            before = len(st.trace)
-            _greedy(inst, j, t, by_type.get(inst.jobs[j].worker_type, []), cloud, st)
-            n_cloud = sum(1 for r in st.trace[before:] if r["server"] == c)
+        for j in np.flatnonzero(inst.arrival == t).tolist():
+            n_cloud = _arrive(inst, j, t, by_type, cloud, st, edge_left)
             n_left -= n_cloud
             if j in st.cloud_span:
                 cloud_end = max(cloud_end, st.cloud_span[j][1])
-            if st.store is not None:
-                edge_left[j] = len(st.trace) - before - n_cloud
         # ---- Alg. 1 line 4: A_ps, then the slot is executed
-        active_cloud = [j for j, (a, b) in st.cloud_span.items() if a <= t <= b]
-        blocked: set[int] = set()
-        assigned: dict[int, tuple[int, int]] = {}
-        used: set[tuple[int, int]] = set()
-        while True:
-            tops = {}
-            for wk in workers:
-                for ch in wk.pending:
-                    if ch.release <= t and ch.job not in blocked:
-                        tops[id(wk)] = ch
-                        break
-            active = set(active_cloud) | {ch.job for ch in tops.values()}
-            new = sorted(active - assigned.keys())
-            if not new:
-                break
-            rest = []
-            for j in new:  # Alg. 5 lines 3-4: keep the PS of slot t - 1
-                if j in prev_ps and prev_ps[j] not in used:
-                    assigned[j] = prev_ps[j]
-                    if prev_ps[j][0] != c:
-                        used.add(prev_ps[j])
-                else:
-                    rest.append(j)
-            grew = False
-            for j in rest:  # Alg. 5 line 6: random eligible PS (reading 7)
-                pick = _pick_ps(inst, j, t, bool(st.zeta[j]), ps_by_type, used, rng)
-                if pick is None:
-                    blocked.add(j)  # reading 8
-                    ps_blocked.append((j, t))
-                    grew = True
-                else:
-                    assigned[j] = pick
-                    if pick[0] != c:
-                        used.add(pick)
-            if not grew:
-                break
+        tops, assigned = _a_ps(
+            inst, t, workers, st, prev_ps, ps_by_type, rng, ps_blocked
+        )
         for j, (s, p) in sorted(assigned.items()):
             ps_rows.append((j, t, s, p))
         prev_ps = assigned
-        for wk in workers:
-            ch = tops.get(id(wk))
-            if ch is None:
-                continue
-            st.runs.append((ch.job, ch.chunk, t, wk.server, wk.worker))
-            ch.remaining -= 1
-            if ch.remaining == 0:
-                wk.remove(ch)
-                st.trace[ch.row]["completion"] = t
-                n_left -= 1
-                if st.store is not None:
-                    edge_left[ch.job] -= 1
-        if st.store is not None:  # reading 10: a complete job frees its storage
-            for j in list(st.store.held):
-                if edge_left[j] == 0 and st.cloud_span.get(j, (0, 0))[1] <= t:
-                    st.store.release(j)
+        n_left -= _execute(t, workers, tops, st, edge_left)
     makespan = max((r[2] for r in st.runs), default=0)
     sched = EdgeCloudSchedule.build(
         inst, st.runs, ps_rows, zeta=st.zeta, algorithm=name
@@ -460,6 +411,132 @@ def _simulate(
         horizon_exceeded=makespan > base.n_slots,
     )
     return sched
+
+
+def _resources(
+    inst: EdgeCloudInstance,
+) -> tuple[list[_Worker], dict[int, list[_Worker]], dict[int, list[tuple[int, int]]]]:
+    """Edge workers (server, then index), the workers and the PSs of each type."""
+    workers = [
+        _Worker(s, w)
+        for s in range(len(inst.servers))
+        for w in range(inst.n_workers[s])
+    ]
+    by_type: dict[int, list[_Worker]] = {}
+    for wk in workers:
+        by_type.setdefault(int(inst.worker_types[wk.server][wk.worker]), []).append(wk)
+    ps_by_type: dict[int, list[tuple[int, int]]] = {}
+    for s in range(len(inst.servers)):
+        for p, k in enumerate(inst.ps_types[s].tolist()):
+            ps_by_type.setdefault(int(k), []).append((s, p))
+    return workers, by_type, ps_by_type
+
+
+def _arrive(
+    inst: EdgeCloudInstance,
+    j: int,
+    t: int,
+    by_type: dict[int, list[_Worker]],
+    cloud: bool,
+    st: _State,
+    edge_left: np.ndarray,
+) -> int:
+    """Alg. 1 lines 2-3 for job ``j`` arriving in ``t``; its number of cloud chunks."""
+    before = len(st.trace)
+    _greedy(inst, j, t, by_type.get(inst.jobs[j].worker_type, []), cloud, st)
+    n_cloud = sum(1 for r in st.trace[before:] if r["server"] == inst.cloud)
+    if st.store is not None:
+        edge_left[j] = len(st.trace) - before - n_cloud
+    return n_cloud
+
+
+def _a_ps(
+    inst: EdgeCloudInstance,
+    t: int,
+    workers: list[_Worker],
+    st: _State,
+    prev_ps: dict[int, tuple[int, int]],
+    ps_by_type: dict[int, list[tuple[int, int]]],
+    rng: np.random.Generator,
+    ps_blocked: list[tuple[int, int]],
+) -> tuple[dict[int, _Chunk], dict[int, tuple[int, int]]]:
+    """A_ps (Alg. 5) in slot ``t``: each worker's chunk to train and each job's PS.
+
+    Returns ``(tops, assigned)``: ``id(worker)`` -> the HAPRF-first released
+    chunk of a job that got a PS, and job -> ``(server, PS)``.  A job that
+    finds no PS is blocked for the slot (reading 8): its workers take their
+    next chunk, which may bring another job into the slot.
+    """
+    c = inst.cloud
+    active_cloud = [j for j, (a, b) in st.cloud_span.items() if a <= t <= b]
+    blocked: set[int] = set()
+    assigned: dict[int, tuple[int, int]] = {}
+    used: set[tuple[int, int]] = set()
+    while True:
+        tops = {}
+        for wk in workers:
+            for ch in wk.pending:
+                if ch.release <= t and ch.job not in blocked:
+                    tops[id(wk)] = ch
+                    break
+        active = set(active_cloud) | {ch.job for ch in tops.values()}
+        new = sorted(active - assigned.keys())
+        if not new:
+            break
+        rest = []
+        for j in new:  # Alg. 5 lines 3-4: keep the PS of slot t - 1
+            if j in prev_ps and prev_ps[j] not in used:
+                assigned[j] = prev_ps[j]
+                if prev_ps[j][0] != c:
+                    used.add(prev_ps[j])
+            else:
+                rest.append(j)
+        grew = False
+        for j in rest:  # Alg. 5 line 6: random eligible PS (reading 7)
+            pick = _pick_ps(inst, j, t, bool(st.zeta[j]), ps_by_type, used, rng)
+            if pick is None:
+                blocked.add(j)  # reading 8
+                ps_blocked.append((j, t))
+                grew = True
+            else:
+                assigned[j] = pick
+                if pick[0] != c:
+                    used.add(pick)
+        if not grew:
+            break
+    return tops, assigned
+
+
+def _execute(
+    t: int,
+    workers: list[_Worker],
+    tops: dict[int, _Chunk],
+    st: _State,
+    edge_left: np.ndarray,
+) -> int:
+    """Train each worker's chunk ``tops`` in slot ``t``; the number of chunks finished.
+
+    With storage, a job whose edge and cloud chunks are all complete frees
+    its storage (reading 10).
+    """
+    finished = 0
+    for wk in workers:
+        ch = tops.get(id(wk))
+        if ch is None:
+            continue
+        st.runs.append((ch.job, ch.chunk, t, wk.server, wk.worker))
+        ch.remaining -= 1
+        if ch.remaining == 0:
+            wk.remove(ch)
+            st.trace[ch.row]["completion"] = t
+            finished += 1
+            if st.store is not None:
+                edge_left[ch.job] -= 1
+    if st.store is not None:  # reading 10: a complete job frees its storage
+        for j in list(st.store.held):
+            if edge_left[j] == 0 and st.cloud_span.get(j, (0, 0))[1] <= t:
+                st.store.release(j)
+    return finished
 
 
 _TRACE_COLUMNS = [

@@ -23,6 +23,7 @@ from typing import Any
 
 import numpy as np
 
+from optsched.core import horizon
 from optsched.core.validate import (
     int_rows,
     plain,
@@ -53,7 +54,10 @@ class EdgeCloudSchedule:
     algorithm
         Name of the algorithm that produced it.
     meta
-        Free-form extra information (not serialised).
+        Algorithm traces (not serialised; core never reads them).
+    last_slot
+        (Property) the last slot any row uses: the horizon ``T`` the
+        schedule needs (:mod:`optsched.core.horizon`).
     """
 
     runs: np.ndarray
@@ -94,6 +98,18 @@ class EdgeCloudSchedule:
         else:
             z = np.asarray(list(zeta))
         return cls(runs=r, ps=p, zeta=z, algorithm=algorithm)
+
+    @property
+    def last_slot(self) -> int:
+        """The last slot any run or PS row uses (0 for an empty schedule).
+
+        The horizon ``T`` the schedule needs
+        (:class:`~optsched.core.protocols.SlottedSchedule`,
+        :func:`optsched.core.horizon.needed_slots`): computed from the rows,
+        so it survives JSON.  For the algorithms' schedules it is their
+        makespan, the last slot with a run.
+        """
+        return horizon.last_slot((self.runs, 2), (self.ps, 1))
 
     def completion(self, n_jobs: int) -> np.ndarray:
         """``c_j`` of (2j): last slot with a run of job ``j`` (0 if none)."""

@@ -24,9 +24,9 @@ from __future__ import annotations
 
 import numpy as np
 
-from .instance import EdgeCloudInstance
+from optsched.core.base import TOL  # relative, as the checker's (7b)
 
-TOL = 1e-9  # relative tolerance, as the checker's (7b)
+from .instance import EdgeCloudInstance
 
 
 class StorageLedger:

@@ -43,6 +43,7 @@ from typing import Any
 import numpy as np
 
 from optsched.core.errors import SolverError
+from optsched.core.params import NoParams, resolve
 
 from .instance import HeteroInstance
 from .jct import comm_latency, job_jct
@@ -178,14 +179,29 @@ def exhaustive_search(
     return _to_assignment(cl, best_counts, inst.n_workers), best_val, finished
 
 
+@dataclass(frozen=True)
+class EnumerationParams:
+    """Parameters of :func:`exhaustive` and :func:`las`.
+
+    Attributes
+    ----------
+    max_placements
+        Most placements enumerated before :class:`SolverError` (None:
+        :data:`MAX_PLACEMENTS`).
+    """
+
+    max_placements: int | None = None
+
+
 def exhaustive(
-    inst: HeteroInstance, *, max_placements: int | None = None
+    inst: HeteroInstance, /, *, seed: int = 0, params: EnumerationParams | None = None
 ) -> HeteroPlacement:
     """Exhaustive search (Sec. VI-A): the placement minimising the average JCT (14).
 
     Enumerates every placement satisfying (8b)-(8d) up to worker symmetry
     (module docstring) with the proportional split (12) on ``inst.rho_hat``;
-    exact optimum of P1 (8) when the prediction is exact.
+    exact optimum of P1 (8) when the prediction is exact.  Deterministic
+    (``seed`` unused); ``params``: :class:`EnumerationParams`.
 
     Raises
     ------
@@ -193,6 +209,7 @@ def exhaustive(
         When more than ``max_placements`` (default :data:`MAX_PLACEMENTS`)
         placements would have to be enumerated.
     """
+    max_placements = resolve(params, EnumerationParams, "exhaustive").max_placements
     a, val, _ = exhaustive_search(inst, inst.rho_hat, max_placements, None)
     return HeteroPlacement.from_assignment(
         inst, a, algorithm="exhaustive", meta={"avg_jct_predicted": val}
@@ -205,20 +222,24 @@ def v_equal(rho: np.ndarray) -> np.ndarray:
     return r.sum(axis=1) / r.shape[0]
 
 
-def las(inst: HeteroInstance, *, max_placements: int | None = None) -> HeteroPlacement:
+def las(
+    inst: HeteroInstance, /, *, seed: int = 0, params: EnumerationParams | None = None
+) -> HeteroPlacement:
     """LAS as in Sec. IV-A: max-min of ``sum_k sigma_{i,k} rho_{i,k} / V_i^Equal``.
 
     Placement (8b)-(8d) maximising the smallest normalised throughput, ties
     broken leximin, then by the lower average JCT (14), then by enumeration
     order (module docstring); the data are then split proportionally (12)
     ("load balancing after placement").  Decides on ``inst.rho_hat``.  No
-    JCT guarantee (Sec. IV-A: 20.6% above the optimum).
+    JCT guarantee (Sec. IV-A: 20.6% above the optimum).  Deterministic
+    (``seed`` unused); ``params``: :class:`EnumerationParams`.
 
     Raises
     ------
     SolverError
         When more than ``max_placements`` placements would be enumerated.
     """
+    max_placements = resolve(params, EnumerationParams, "las").max_placements
     rho = inst.rho_hat
     cl = _prepare(inst, rho, max_placements, "las")
     veq = v_equal(rho)
@@ -371,7 +392,9 @@ def optimus_greedy(
     return assignment, steps
 
 
-def optimus(inst: HeteroInstance) -> HeteroPlacement:
+def optimus(
+    inst: HeteroInstance, /, *, seed: int = 0, params: NoParams | None = None
+) -> HeteroPlacement:
     """Optimus as described in Sec. VI-A (after Peng et al. [8]), equal split.
 
     Rule: every job first receives one worker (its fastest free worker, jobs
@@ -389,13 +412,16 @@ def optimus(inst: HeteroInstance) -> HeteroPlacement:
     communication term (6); because of (8c) the loop continues until every
     worker is placed, even when every gain is negative (equal split: a slow
     worker can lengthen a job).  ``meta["steps"]`` lists
-    ``(job, worker, gain)``.
+    ``(job, worker, gain)``.  Deterministic (``seed`` unused); no parameters.
     """
+    resolve(params, NoParams, "optimus")
     a, steps = optimus_greedy(inst, "equal")
     return _placement(inst, a, "equal", "optimus", {"steps": steps})
 
 
-def optimus_lb(inst: HeteroInstance) -> HeteroPlacement:
+def optimus_lb(
+    inst: HeteroInstance, /, *, seed: int = 0, params: NoParams | None = None
+) -> HeteroPlacement:
     """Optimus-LB (Sec. VI-A): Optimus with the proportional workload assignment (12).
 
     The greedy of :func:`optimus` with every JCT -- in the marginal gains
@@ -404,7 +430,9 @@ def optimus_lb(inst: HeteroInstance) -> HeteroPlacement:
     placement the proportional split is never slower than the equal one
     (the straggler time ``max_k |pi_{i,k}| / rho_{i,k}`` is minimised by (12)).
     No guarantee (the paper reports 15.1% above the optimum, Fig. 9).
+    Deterministic (``seed`` unused); no parameters.
     """
+    resolve(params, NoParams, "optimus_lb")
     a, steps = optimus_greedy(inst, "proportional")
     return _placement(inst, a, "proportional", "optimus_lb", {"steps": steps})
 
@@ -586,8 +614,22 @@ def _largest_remainder(total: int, weights: np.ndarray) -> np.ndarray:
     return base
 
 
+@dataclass(frozen=True)
+class GavelParams:
+    """Parameters of :func:`gavel`.
+
+    Attributes
+    ----------
+    scale_factor
+        GPUs per job in a round: one int for every job, or one per job
+        (None: :func:`gavel_scale_factors`' default).
+    """
+
+    scale_factor: int | Sequence[int] | None = None
+
+
 def gavel(
-    inst: HeteroInstance, *, scale_factor: int | Sequence[int] | None = None
+    inst: HeteroInstance, /, *, seed: int = 0, params: GavelParams | None = None
 ) -> HeteroPlacement:
     """Gavel's allocation as one P1 placement (static view; Gavel itself is round-based).
 
@@ -608,9 +650,10 @@ def gavel(
     its best-allocated type (8b), and every job's data are split equally, as
     Gavel does.  A job may thus hold several types, which Gavel never does
     within a round; treat its JCT as that of this static reading, not of
-    Gavel.  Decides on ``inst.rho_hat``.
+    Gavel.  Decides on ``inst.rho_hat``.  Deterministic (``seed``
+    unused); ``params``: :class:`GavelParams`.
     """
-    al = gavel_allocation(inst, scale_factor)
+    al = gavel_allocation(inst, resolve(params, GavelParams, "gavel").scale_factor)
     S, T = al.x.shape
     n = np.zeros((S, T), dtype=np.int64)
     for t in range(T):

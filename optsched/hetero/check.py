@@ -29,12 +29,11 @@ from dataclasses import dataclass
 
 import numpy as np
 
+from optsched.core.base import TOL
 from optsched.core.errors import InfeasibleScheduleError
 
 from .instance import HeteroInstance
 from .schedule import HeteroPlacement
-
-TOL = 1e-9
 
 
 @dataclass(frozen=True, eq=False)

@@ -33,15 +33,15 @@ The JCT (7) ``T_i (l_i^[p] + l_i^[c])`` and the objective (8) are in seconds.
 
 from __future__ import annotations
 
-import json
 import math
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
 from functools import cached_property
-from typing import Any
+from typing import Any, ClassVar
 
 import numpy as np
 
+from optsched.core.base import JsonMixin
 from optsched.core.errors import InvalidInstanceError
 from optsched.core.validate import (
     as_float,
@@ -306,7 +306,7 @@ def heterogeneity_degree(rho: np.ndarray) -> float:
 
 
 @dataclass(frozen=True)
-class HeteroInstance:
+class HeteroInstance(JsonMixin):
     """Jobs, workers, throughputs and links of one placement problem P1 (8).
 
     Attributes
@@ -328,6 +328,8 @@ class HeteroInstance:
     meta
         Free-form provenance (generator parameters); not compared.
     """
+
+    FORMAT: ClassVar[str] = FORMAT  # JSON format tag (JsonMixin)
 
     jobs: tuple[Job, ...]
     workers: tuple[Worker, ...]
@@ -462,10 +464,6 @@ class HeteroInstance:
             "meta": self.meta,
         }
 
-    def to_json(self, indent: int | None = None) -> str:
-        """Serialise to a JSON string; ``from_json`` restores an equal instance."""
-        return json.dumps(self.to_dict(), indent=indent)
-
     @classmethod
     def from_dict(cls, data: dict[str, Any]) -> HeteroInstance:
         """Build and validate an instance from :meth:`to_dict` output.
@@ -474,9 +472,7 @@ class HeteroInstance:
         outside :data:`GPU_TYPES` are refused, naming the field.
         """
         check_keys(data, FIELDS)
-        fmt = require(data, "format")
-        if fmt != FORMAT:
-            raise InvalidInstanceError(f"format: expected {FORMAT!r}, got {fmt!r}")
+        cls.check_format(data)
         raw_jobs = require(data, "jobs")
         if not isinstance(raw_jobs, list):
             raise InvalidInstanceError(f"jobs: must be a list, got {raw_jobs!r}")
@@ -533,15 +529,6 @@ class HeteroInstance:
             communication=data.get("communication", True),
             meta=data.get("meta", {}),
         )
-
-    @classmethod
-    def from_json(cls, text: str) -> HeteroInstance:
-        """Parse and validate JSON text; errors raise InvalidInstanceError."""
-        try:
-            data = json.loads(text)
-        except ValueError as exc:  # JSONDecodeError, or an int of > 4300 digits
-            raise InvalidInstanceError(f"<json>: not valid JSON ({exc})") from exc
-        return cls.from_dict(data)
 
 
 # --------------------------------------------------------------------------

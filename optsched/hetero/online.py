@@ -78,6 +78,8 @@ from itertools import combinations
 
 import numpy as np
 
+from optsched.core.params import resolve
+
 from .instance import HeteroInstance
 from .jct import assignment_stats, avg_jct, comm_latency, job_jct
 from .schedule import HeteroPlacement
@@ -856,13 +858,30 @@ def has_categories(
     return [CategoryResult(m, avg_jct(inst, m.assignment, rho)) for m in ms]
 
 
+@dataclass(frozen=True)
+class HasParams:
+    """Parameters of :func:`has`.
+
+    Attributes
+    ----------
+    categories
+        Restrict the search to these categories (default None: all of
+        ``Psi``).
+    tol, max_rounds, on_cycle
+        See :func:`market`.  With the default ``on_cycle="exact"`` a category
+        on which rule (22) cycles (fractional throughputs, docs/errata.md) is
+        solved exactly instead; ``"raise"`` propagates
+        :class:`MarketCycleError`.
+    """
+
+    categories: Iterable[Sequence[int]] | None = None
+    tol: float | None = None
+    max_rounds: int | None = None
+    on_cycle: str = "exact"
+
+
 def has(
-    inst: HeteroInstance,
-    *,
-    categories: Iterable[Sequence[int]] | None = None,
-    tol: float | None = None,
-    max_rounds: int | None = None,
-    on_cycle: str = "exact",
+    inst: HeteroInstance, /, *, seed: int = 0, params: HasParams | None = None
 ) -> HeteroPlacement:
     """Heterogeneity-Aware Scheduler (Alg. 2 over Alg. 1's ``Psi``), Sec. IV-D.
 
@@ -875,13 +894,10 @@ def has(
     ----------
     inst
         The instance; decisions use ``inst.rho_hat``.
-    categories
-        Restrict the search to these categories (default: all of ``Psi``).
-    tol, max_rounds, on_cycle
-        See :func:`market`.  With the default ``on_cycle="exact"`` a category
-        on which rule (22) cycles (fractional throughputs, docs/errata.md) is
-        solved exactly instead; ``"raise"`` propagates
-        :class:`MarketCycleError`.
+    seed
+        Unused: the algorithm is deterministic.
+    params
+        :class:`HasParams` (None: the defaults).
 
     Returns
     -------
@@ -891,8 +907,9 @@ def has(
         ``meta["rounds"]`` the total number of price rises and
         ``meta["cycled"]`` the categories on which rule (22) did not clear.
     """
+    p = resolve(params, HasParams, "has")
     results = has_categories(
-        inst, categories, tol=tol, max_rounds=max_rounds, on_cycle=on_cycle
+        inst, p.categories, tol=p.tol, max_rounds=p.max_rounds, on_cycle=p.on_cycle
     )
     if not results:
         raise ValueError("has: no category to examine")
@@ -1175,18 +1192,45 @@ def select_sample(samples: Sequence[JPSSample], beta: float) -> int:
     return int(tied[np.argmin(lam[tied])])
 
 
+@dataclass(frozen=True)
+class JpsParams:
+    """Parameters of :func:`jps`.
+
+    Attributes
+    ----------
+    n_samples
+        ``N`` (default 60, the setting of the paper's headline results;
+        Table V uses 40).
+    alpha
+        Start of the rear part, in ``[0, 1)`` (paper default 0.7).
+    beta
+        Weight of JCT against fairness in (34), in ``[0, 1]`` (paper
+        default 1.0: JCT only).
+    prioritise
+        Apply line 1 (default True); False samples ``Psi`` with the jobs in
+        the instance order (Figs. 4-5).
+    p3
+        ``"market"``: Alg. 2's matching market on each sample (the paper);
+        ``"exact"``: P3 (18) solved by the Hungarian method
+        (:func:`exact_p3`), the same throughput by Theorem 2 but possibly a
+        different optimal assignment (ties among workers), much faster for
+        large ``K``; no prices are reported.
+    tol, max_rounds, on_cycle
+        Passed to :func:`market`.
+    """
+
+    n_samples: int = 60
+    alpha: float = 0.7
+    beta: float = 1.0
+    prioritise: bool = True
+    p3: str = "market"
+    tol: float | None = None
+    max_rounds: int | None = None
+    on_cycle: str = "exact"
+
+
 def jps(
-    inst: HeteroInstance,
-    *,
-    n_samples: int = 60,
-    alpha: float = 0.7,
-    beta: float = 1.0,
-    prioritise: bool = True,
-    seed: int | np.random.Generator | None = 0,
-    p3: str = "market",
-    tol: float | None = None,
-    max_rounds: int | None = None,
-    on_cycle: str = "exact",
+    inst: HeteroInstance, /, *, seed: int = 0, params: JpsParams | None = None
 ) -> HeteroPlacement:
     """Job Prioritizing for Sampling (JPS, Alg. 3, Sec. V-B).
 
@@ -1211,28 +1255,11 @@ def jps(
     ----------
     inst
         The instance; decisions use ``inst.rho_hat``.
-    n_samples
-        ``N`` (default 60, the setting of the paper's headline results;
-        Table V uses 40).
-    alpha
-        Start of the rear part, in ``[0, 1)`` (paper default 0.7).
-    beta
-        Weight of JCT against fairness in (34), in ``[0, 1]`` (paper
-        default 1.0: JCT only).
-    prioritise
-        Apply line 1 (default True); False samples ``Psi`` with the jobs in
-        the instance order (Figs. 4-5).
     seed
-        Seed or Generator for ``numpy.random.default_rng``; same seed, same
-        samples and placement.
-    p3
-        ``"market"``: Alg. 2's matching market on each sample (the paper);
-        ``"exact"``: P3 (18) solved by the Hungarian method
-        (:func:`exact_p3`), the same throughput by Theorem 2 but possibly a
-        different optimal assignment (ties among workers), much faster for
-        large ``K``; no prices are reported.
-    tol, max_rounds, on_cycle
-        Passed to :func:`market`.
+        Seed for ``numpy.random.default_rng`` (a Generator is accepted
+        too); same seed, same samples and placement.
+    params
+        :class:`JpsParams` (None: the paper's defaults).
 
     Returns
     -------
@@ -1243,6 +1270,14 @@ def jps(
         (:class:`JPSSample` list), ``fairness`` and ``avg_jct_predicted`` of
         the chosen sample, ``n_psi``, ``rear_start`` and the parameters.
     """
+    p = resolve(params, JpsParams, "jps")
+    n_samples, alpha, beta, prioritise, p3 = (
+        p.n_samples,
+        p.alpha,
+        p.beta,
+        p.prioritise,
+        p.p3,
+    )
     order, samples = jps_samples(
         inst,
         n_samples=n_samples,
@@ -1250,9 +1285,9 @@ def jps(
         prioritise=prioritise,
         seed=seed,
         p3=p3,
-        tol=tol,
-        max_rounds=max_rounds,
-        on_cycle=on_cycle,
+        tol=p.tol,
+        max_rounds=p.max_rounds,
+        on_cycle=p.on_cycle,
     )
     best = samples[select_sample(samples, beta)]
     n_psi = n_categories(inst.n_workers, inst.n_jobs)

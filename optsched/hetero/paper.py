@@ -4,11 +4,12 @@ from __future__ import annotations
 
 import functools
 import time
-from collections.abc import Callable
+from collections.abc import Callable, Iterator, Mapping
 from typing import Any
 
 import numpy as np
 
+from optsched.core.base import best_checked, lazy_solve_offline
 from optsched.core.registry import OfflineResult, Paper
 
 from .baselines import (
@@ -23,7 +24,7 @@ from .baselines import (
 from .check import check
 from .instance import HeteroInstance, generate
 from .mutate import SEARCH_SPACE, mutate
-from .online import has, jps
+from .online import JpsParams, has, jps
 from .schedule import HeteroPlacement
 
 
@@ -38,10 +39,12 @@ def _no_jobs_ok(
     """
 
     @functools.wraps(algorithm)
-    def run(inst: HeteroInstance, *args: Any, **kwargs: Any) -> HeteroPlacement:
+    def run(
+        inst: HeteroInstance, /, *, seed: int = 0, params: Any = None
+    ) -> HeteroPlacement:
         if inst.n_jobs == 0:
             return _empty_placement(inst, algorithm.__name__)
-        return algorithm(inst, *args, **kwargs)
+        return algorithm(inst, seed=seed, params=params)
 
     return run
 
@@ -56,13 +59,8 @@ def _empty_placement(inst: HeteroInstance, algorithm: str) -> HeteroPlacement:
     )
 
 
-def solve_offline(
-    inst: HeteroInstance,
-    *,
-    time_limit: float | None = 60.0,
-    threads: int | None = None,
-    **_: Any,
-) -> OfflineResult:
+solve_offline = lazy_solve_offline(
+    "optsched.models.hetero",
     """Certified optimum of P1 (8) on the true throughput: the exact MILP.
 
     :func:`optsched.models.hetero.solve_exact` (one-hot worker counts,
@@ -70,10 +68,43 @@ def solve_offline(
     until the bound meets the checker's objective of the incumbent); status
     ``optimal`` only when HiGHS proved every round and the gap closed.  This
     replaces the paper's exhaustive search (:func:`solve_by_enumeration`).
-    """
-    from optsched.models.hetero import solve_exact
+    """,
+)
 
-    return solve_exact(inst, time_limit=time_limit, threads=threads)
+#: Online algorithms whose placements (re-split by (12) on ``rho*``) are
+#: candidates for the MIP start of :func:`solve_offline` (:func:`default_start`);
+#: JPS with ``p3="exact"``.
+START_ALGORITHMS = ("optimus_lb", "optimus", "jps")
+
+
+def default_start(
+    inst: HeteroInstance, runs: Mapping[str, HeteroPlacement] | None = None
+) -> HeteroPlacement | None:
+    """The MIP start of :func:`solve_offline`: the best of the placements of
+    :data:`START_ALGORITHMS`, each re-split by (12) on the true throughput
+    (the split P1 optimises for a fixed ``sigma``), by the checker's average
+    JCT (the first on ties).  The model compares it with its own greedy
+    placement (:func:`optsched.models.hetero.start_placement`).  None for an
+    instance without jobs.
+
+    ``runs`` holds placements of ``inst`` already computed (name ->
+    placement, default parameters); JPS runs here with ``p3="exact"``.
+    """
+    if inst.n_jobs == 0:
+        return None
+    got = runs or {}
+
+    def candidates() -> Iterator[HeteroPlacement]:
+        for name in START_ALGORITHMS:
+            if name == "jps":
+                sched = PAPER.algorithms[name](inst, params=JpsParams(p3="exact"))
+            else:
+                sched = got[name] if name in got else PAPER.algorithms[name](inst)
+            yield HeteroPlacement.from_assignment(
+                inst, sched.sigma.argmax(axis=0), algorithm="offline_milp", rho=inst.rho
+            )
+
+    return best_checked(inst, candidates(), check, "min")
 
 
 def solve_by_enumeration(
@@ -137,6 +168,7 @@ PAPER = Paper(
     },
     check=check,
     solve_offline=solve_offline,
+    default_start=default_start,
     # Paper's ALG/OPT (OPT = exhaustive search), S = 4 unless noted: HAS
     # "incurs the same average JCT as exhaustive search" (Fig. 9); JPS
     # (N = 60) +0.54% (K = 15) and +2.04% (K = 30) (Fig. 9), +0.53% to

@@ -205,8 +205,9 @@ def simulate(
         Recompute the policy among the remaining jobs at every completion
         (reset events); False keeps the placement computed at time 0.
     params
-        Keyword arguments for the policy (e.g. ``{"n_samples": 40}`` for
-        JPS, ``{"scale_factor": [1, 5, 5, 5]}`` for Gavel).
+        Keyword arguments for the policy (e.g. ``{"seed": 0, "params":
+        JpsParams(n_samples=40)}`` for JPS, ``{"scale_factor": [1, 5, 5, 5]}``
+        for Gavel's rounds).
     round_s
         Round length of Gavel (seconds); ignored by placement policies.
 

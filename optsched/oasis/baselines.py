@@ -47,18 +47,19 @@ None of the baselines has a proven competitive ratio.
 from __future__ import annotations
 
 from collections.abc import Callable, Sequence
+from dataclasses import dataclass
 from typing import Any
 
 import numpy as np
 import pyomo.environ as pyo
 
+from optsched.core.base import TOL  # relative: completion test, checker's (2)
+from optsched.core.params import NoParams, resolve
 from optsched.core.solver import solve
 
 from .instance import OasisInstance, ceil_eps
 from .schedule import OasisSchedule
 
-#: Relative tolerance of the completion test (matches the checker's (2)).
-TOL = 1e-9
 #: Absolute slack when testing whether one more unit fits a server.
 FIT_TOL = 1e-10
 
@@ -337,8 +338,26 @@ def _progressive_fill(sim: _Sim, jobs: np.ndarray, shares: Shares) -> None:
 # ------------------------------------------------------------------- FIFO
 
 
+@dataclass(frozen=True)
+class FifoParams:
+    """Parameters of :func:`fifo`.
+
+    Attributes
+    ----------
+    n_workers
+        Fixed worker count (one int, or one per job).  Default
+        ``ceil(N_i / 2)``: the paper fixes it "to a number within [1, 30]"
+        for ``N_i`` up to 100; with our calibrated ``N_i`` in [5, 20] we take
+        the middle of the feasible range ``[1, N_i]``.  Always capped by
+        ``N_i`` and by what the empty cluster can host; a job of which not
+        even one worker fits is never started.
+    """
+
+    n_workers: int | Sequence[int] | None = None
+
+
 def fifo(
-    inst: OasisInstance, *, n_workers: int | Sequence[int] | None = None
+    inst: OasisInstance, /, *, seed: int = 0, params: FifoParams | None = None
 ) -> OasisSchedule:
     """FIFO, the Hadoop/Spark default (Sec. V-A, scheme (i)).
 
@@ -355,20 +374,17 @@ def fifo(
     ----------
     inst
         The instance.
-    n_workers
-        Fixed worker count (one int, or one per job).  Default
-        ``ceil(N_i / 2)``: the paper fixes it "to a number within [1, 30]"
-        for ``N_i`` up to 100; with our calibrated ``N_i`` in [5, 20] we take
-        the middle of the feasible range ``[1, N_i]``.  Always capped by
-        ``N_i`` and by what the empty cluster can host; a job of which not
-        even one worker fits is never started.
+    seed
+        Unused: the algorithm is deterministic.
+    params
+        :class:`FifoParams` (``n_workers``; None: the default).
 
     Returns
     -------
     OasisSchedule
         ``meta["n_workers"]`` holds the fixed counts.
     """
-    n_fixed = _fixed_counts(inst, n_workers)
+    n_fixed = _fixed_counts(inst, resolve(params, FifoParams, "fifo").n_workers)
 
     def decide(sim: _Sim, arrivals: np.ndarray) -> None:
         sim.accepted[arrivals] = True
@@ -384,7 +400,9 @@ def fifo(
 # -------------------------------------------------------------------- DRF
 
 
-def drf(inst: OasisInstance) -> OasisSchedule:
+def drf(
+    inst: OasisInstance, /, *, seed: int = 0, params: NoParams | None = None
+) -> OasisSchedule:
     """Dominant Resource Fairness, the YARN/Mesos default (Sec. V-A, (ii); [15]).
 
     Rule: every job is admitted.  At each arrival and completion all active
@@ -398,8 +416,10 @@ def drf(inst: OasisInstance) -> OasisSchedule:
     placed round-robin; a job drops out when it has ``N_i`` workers or its
     next worker or PS does not fit anywhere.  This is max-min fairness of
     dominant shares over the ``2R`` resource types of the two server pools,
-    capped by (3) and by what fits.  No proven bound.
+    capped by (3) and by what fits.  No proven bound.  Deterministic:
+    ``seed`` is unused; no parameters (:class:`~optsched.core.params.NoParams`).
     """
+    resolve(params, NoParams, "drf")
     shares = _unit_shares(inst)
 
     def decide(sim: _Sim, arrivals: np.ndarray) -> None:
@@ -449,11 +469,24 @@ def _rrh_reward(
     return gain - share[i] * loss
 
 
+@dataclass(frozen=True)
+class RrhParams:
+    """Parameters of :func:`rrh`.
+
+    Attributes
+    ----------
+    n_workers
+        Fixed worker counts, as in :func:`fifo` (default ``ceil(N_i / 2)``).
+    threshold
+        Admission and continuation threshold (utility units).
+    """
+
+    n_workers: int | Sequence[int] | None = None
+    threshold: float = 0.0
+
+
 def rrh(
-    inst: OasisInstance,
-    *,
-    n_workers: int | Sequence[int] | None = None,
-    threshold: float = 0.0,
+    inst: OasisInstance, /, *, seed: int = 0, params: RrhParams | None = None
 ) -> OasisSchedule:
     """Risk-Reward Heuristic (Sec. V-A, scheme (iii); Irwin et al. [38]).
 
@@ -488,12 +521,14 @@ def rrh(
     ----------
     inst
         The instance.
-    n_workers
-        Fixed worker counts, as in :func:`fifo` (default ``ceil(N_i / 2)``).
-    threshold
-        Admission and continuation threshold (utility units).
+    seed
+        Unused: the algorithm is deterministic.
+    params
+        :class:`RrhParams` (``n_workers``, ``threshold``; None: defaults).
     """
-    n_fixed = _fixed_counts(inst, n_workers)
+    p = resolve(params, RrhParams, "rrh")
+    threshold = p.threshold
+    n_fixed = _fixed_counts(inst, p.n_workers)
     shares = _unit_shares(inst)
     share = np.array(
         [
@@ -669,14 +704,71 @@ def _repair(
     return y, z
 
 
-def dorm(
+@dataclass(frozen=True)
+class DormParams:
+    """Parameters of :func:`dorm`.
+
+    Attributes
+    ----------
+    fairness
+        Minimum fraction of the DRF fair share in [0, 1].
+    max_adjust
+        Most previously running jobs whose deployment may change per event
+        (None: no limit).
+    time_limit
+        HiGHS wall-clock safety limit per solve (seconds).
+    mip_gap
+        Relative MIP gap per solve (default 1%: utilization within 1% of
+        the per-event optimum).
+    max_nodes
+        Branch-and-bound node limit per solve (None: none); the incumbent at
+        the limit is used.
+    """
+
+    fairness: float = 0.5
+    max_adjust: int | None = 2
+    time_limit: float = 10.0
+    mip_gap: float = 1e-2
+    max_nodes: int | None = 200
+
+
+def _dorm_solve(
     inst: OasisInstance,
-    *,
-    fairness: float = 0.5,
-    max_adjust: int | None = 2,
-    time_limit: float = 10.0,
-    mip_gap: float = 1e-2,
-    max_nodes: int | None = 200,
+    act: np.ndarray,
+    free: tuple[np.ndarray, np.ndarray],
+    lower: np.ndarray,
+    prev: tuple[np.ndarray, np.ndarray],
+    p: DormParams,
+) -> tuple[tuple[np.ndarray, np.ndarray] | None, str, float, str]:
+    """One event of :func:`dorm`: the MILP, then without the adjustment limit.
+
+    Returns ``(solution or None, status, runtime, fallback tag)``; the
+    solution is :func:`_repair`-ed ``(y, z)`` of the active jobs ``act``.
+    """
+    free_w, free_p = free
+    prev_y, prev_z = prev
+    max_nodes = p.max_nodes
+    status, runtime = "error", 0.0
+    for limit, tag in ((p.max_adjust, ""), (None, "no_adjust_limit")):
+        if tag and p.max_adjust is None:
+            break
+        model = _dorm_model(inst, act, free_w, free_p, lower, prev_y, prev_z, limit)
+        res = solve(
+            model,
+            time_limit=p.time_limit,
+            mip_gap=p.mip_gap,
+            threads=1,
+            options=None if max_nodes is None else {"mip_max_nodes": int(max_nodes)},
+        )
+        status, runtime = res.status, runtime + res.runtime
+        if res.has_solution:
+            y, z = _values(model.y, prev_y.shape), _values(model.z, prev_z.shape)
+            return _repair(inst, act, y, z, free_w, free_p), status, runtime, tag
+    return None, status, runtime, ""
+
+
+def dorm(
+    inst: OasisInstance, /, *, seed: int = 0, params: DormParams | None = None
 ) -> OasisSchedule:
     """Dorm (Sec. V-A, scheme (iv); Sun et al. [18]): utilization-maximizing MILP.
 
@@ -722,19 +814,10 @@ def dorm(
     ----------
     inst
         The instance.
-    fairness
-        Minimum fraction of the DRF fair share in [0, 1].
-    max_adjust
-        Most previously running jobs whose deployment may change per event
-        (None: no limit).
-    time_limit
-        HiGHS wall-clock safety limit per solve (seconds).
-    mip_gap
-        Relative MIP gap per solve (default 1%: utilization within 1% of
-        the per-event optimum).
-    max_nodes
-        Branch-and-bound node limit per solve (None: none); the incumbent at
-        the limit is used.
+    seed
+        Unused: the algorithm is deterministic.
+    params
+        :class:`DormParams` (None: the defaults).
 
     Returns
     -------
@@ -742,6 +825,8 @@ def dorm(
         ``meta["solves"]`` lists ``(slot, status, runtime, fallback)`` per event
         where ``fallback`` is ``""``, ``"no_adjust_limit"`` or ``"drf"``.
     """
+    p = resolve(params, DormParams, "dorm")
+    fairness, max_adjust, time_limit = p.fairness, p.max_adjust, p.time_limit
     if not 0.0 <= fairness <= 1.0:
         raise ValueError(f"fairness: must be in [0, 1], got {fairness!r}")
     if max_adjust is not None and max_adjust < 0:
@@ -764,27 +849,9 @@ def dorm(
         _progressive_fill(fair_sim, act, shares)
         fair = fair_sim.y[act].sum(axis=1)
         lower = np.maximum(np.minimum(1, fair), np.floor(fairness * fair + 1e-9))
-        fallback, status, runtime = "", "error", 0.0
-        sol = None
-        for limit, tag in ((max_adjust, ""), (None, "no_adjust_limit")):
-            if tag and max_adjust is None:
-                break
-            model = _dorm_model(inst, act, free_w, free_p, lower, prev_y, prev_z, limit)
-            res = solve(
-                model,
-                time_limit=time_limit,
-                mip_gap=mip_gap,
-                threads=1,
-                options=None
-                if max_nodes is None
-                else {"mip_max_nodes": int(max_nodes)},
-            )
-            status, runtime = res.status, runtime + res.runtime
-            if res.has_solution:
-                y, z = _values(model.y, prev_y.shape), _values(model.z, prev_z.shape)
-                sol = _repair(inst, act, y, z, free_w, free_p)
-                fallback = tag
-                break
+        sol, status, runtime, fallback = _dorm_solve(
+            inst, act, (free_w, free_p), lower, (prev_y, prev_z), p
+        )
         if sol is None:
             sol = (fair_sim.y[act], fair_sim.z[act])
             fallback = "drf"
@@ -798,7 +865,7 @@ def dorm(
         {
             "fairness": fairness,
             "max_adjust": max_adjust,
-            "max_nodes": max_nodes,
+            "max_nodes": p.max_nodes,
             "solves": solves,
         },
     )

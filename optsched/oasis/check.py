@@ -12,12 +12,11 @@ from dataclasses import dataclass
 
 import numpy as np
 
+from optsched.core.base import TOL
 from optsched.core.errors import InfeasibleScheduleError
 
 from .instance import OasisInstance
 from .schedule import OasisSchedule
-
-TOL = 1e-9
 
 
 @dataclass(frozen=True, eq=False)

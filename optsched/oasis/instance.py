@@ -25,14 +25,14 @@ completion time); arrays indexed by slot use index ``t - 1``.
 
 from __future__ import annotations
 
-import json
 import math
 from dataclasses import dataclass, field
 from functools import cached_property
-from typing import Any
+from typing import Any, ClassVar
 
 import numpy as np
 
+from optsched.core.base import TOL, JsonMixin
 from optsched.core.errors import InvalidInstanceError
 from optsched.core.validate import (
     as_float,
@@ -47,7 +47,7 @@ from optsched.core.validate import (
 FORMAT = "optsched.oasis/1"
 DEFAULT_RESOURCES = ("gpu", "cpu", "memory", "storage", "bandwidth")
 JOB_KINDS = ("insensitive", "sensitive", "critical")
-EPS = 1e-9
+EPS = TOL  # the shared tolerance (optsched.core.base.TOL)
 
 # Limits (docs/oasis.md, "Limits").  Far above the paper's sizes (T = 100,
 # 80 servers, hundreds of jobs); they exist so that a typo such as
@@ -190,7 +190,7 @@ class Job:
 
 
 @dataclass(frozen=True)
-class OasisInstance:
+class OasisInstance(JsonMixin):
     """A cluster, a horizon and a job sequence (arrival order = list order).
 
     Attributes
@@ -208,6 +208,8 @@ class OasisInstance:
     slot_seconds
         Length of one slot in seconds (converts ``e_i / b_i`` to slots).
     """
+
+    FORMAT: ClassVar[str] = FORMAT  # JSON format tag (JsonMixin)
 
     n_slots: int
     resources: tuple[str, ...]
@@ -414,10 +416,6 @@ class OasisInstance:
             "jobs": [j.to_dict() for j in self.jobs],
         }
 
-    def to_json(self, indent: int | None = None) -> str:
-        """Serialise to a JSON string; ``from_json`` restores an equal instance."""
-        return json.dumps(self.to_dict(), indent=indent)
-
     @classmethod
     def from_dict(cls, data: dict[str, Any]) -> OasisInstance:
         """Build and validate an instance from :meth:`to_dict` output.
@@ -425,9 +423,7 @@ class OasisInstance:
         Unknown fields (top level or in a job) are refused, naming the field.
         """
         check_keys(data, FIELDS)
-        fmt = require(data, "format")
-        if fmt != FORMAT:
-            raise InvalidInstanceError(f"format: expected {FORMAT!r}, got {fmt!r}")
+        cls.check_format(data)
         resources = require(data, "resources")
         if not isinstance(resources, list) or not all(
             isinstance(r, str) for r in resources
@@ -494,15 +490,6 @@ class OasisInstance:
                 data.get("slot_seconds", 3600.0), "slot_seconds", lo=0.0, lo_open=True
             ),
         )
-
-    @classmethod
-    def from_json(cls, text: str) -> OasisInstance:
-        """Parse and validate JSON text; errors raise InvalidInstanceError."""
-        try:
-            data = json.loads(text)
-        except ValueError as exc:  # JSONDecodeError, or an int of > 4300 digits
-            raise InvalidInstanceError(f"<json>: not valid JSON ({exc})") from exc
-        return cls.from_dict(data)
 
 
 # --------------------------------------------------------------------------

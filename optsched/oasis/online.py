@@ -42,6 +42,8 @@ from dataclasses import dataclass
 
 import numpy as np
 
+from optsched.core.params import resolve
+
 from .instance import OasisInstance, ceil_eps
 from .schedule import OasisSchedule
 
@@ -428,11 +430,26 @@ def best_schedule(
     return BestSchedule(best_mu, best_t, chunks, y, z, cost, last_col)
 
 
+@dataclass(frozen=True)
+class OasisParams:
+    """Parameters of :func:`oasis`.
+
+    Attributes
+    ----------
+    ul_scale
+        Multiply the ratios ``U^r/L`` by this factor (Fig. 6); ignored when
+        ``prices`` is given.
+    prices
+        Price-function parameters to use (estimates); default (None)
+        computed from the instance by (23)-(26).
+    """
+
+    ul_scale: float = 1.0
+    prices: PriceParams | None = None
+
+
 def oasis(
-    inst: OasisInstance,
-    *,
-    ul_scale: float = 1.0,
-    params: PriceParams | None = None,
+    inst: OasisInstance, /, *, seed: int = 0, params: OasisParams | None = None
 ) -> OasisSchedule:
     """OASiS (Alg. 1 with Alg. 2), jobs processed in arrival order.
 
@@ -440,12 +457,10 @@ def oasis(
     ----------
     inst
         The instance.
-    ul_scale
-        Multiply the ratios ``U^r/L`` by this factor (Fig. 6); ignored when
-        ``params`` is given.
+    seed
+        Unused: the algorithm is deterministic.
     params
-        Price-function parameters to use (estimates); default computed from
-        the instance by (23)-(26).
+        :class:`OasisParams` (``ul_scale``, ``prices``; None: defaults).
 
     Returns
     -------
@@ -453,7 +468,8 @@ def oasis(
         With ``payoff`` (``mu_i``), final ``worker_prices`` / ``ps_prices`` and
         ``meta`` holding ``params``, ``alpha``, per-job ``decision_time_s``.
     """
-    pp = params if params is not None else price_params(inst, ul_scale=ul_scale)
+    p = resolve(params, OasisParams, "oasis")
+    pp = p.prices if p.prices is not None else price_params(inst, ul_scale=p.ul_scale)
     return primal_dual(inst, [pp], np.zeros(inst.n_jobs, dtype=np.int64), "oasis")
 
 

@@ -42,6 +42,8 @@ from __future__ import annotations
 
 import numpy as np
 
+from optsched.core.params import NoParams, resolve
+
 from .instance import OasisInstance
 from .online import PriceParams, best_schedule, oasis, price_params, primal_dual
 from .schedule import OasisSchedule
@@ -90,13 +92,25 @@ def lfloor_params(inst: OasisInstance) -> PriceParams:
     return price_params(inst, floor=best_single_job_utility(inst))
 
 
-def oasis_lfloor(inst: OasisInstance) -> OasisSchedule:
-    """OASiS with ``L`` floored at ``F / (4 T sum c)`` (module docstring)."""
+def oasis_lfloor(
+    inst: OasisInstance, /, *, seed: int = 0, params: NoParams | None = None
+) -> OasisSchedule:
+    """OASiS with ``L`` floored at ``F / (4 T sum c)`` (module docstring).
+
+    Deterministic (``seed`` unused); no parameters.
+    """
+    resolve(params, NoParams, "oasis_lfloor")
     return _single(inst, lfloor_params(inst), "oasis_lfloor")
 
 
-def oasis_eta_one(inst: OasisInstance) -> OasisSchedule:
-    """OASiS with ``eta_1 = eta_2 = 1`` (module docstring)."""
+def oasis_eta_one(
+    inst: OasisInstance, /, *, seed: int = 0, params: NoParams | None = None
+) -> OasisSchedule:
+    """OASiS with ``eta_1 = eta_2 = 1`` (module docstring).
+
+    Deterministic (``seed`` unused); no parameters.
+    """
+    resolve(params, NoParams, "oasis_eta_one")
     return _single(inst, price_params(inst, eta="one"), "oasis_eta_one")
 
 
@@ -109,8 +123,14 @@ def per_class_params(inst: OasisInstance) -> tuple[list[PriceParams], np.ndarray
     return sets, which
 
 
-def oasis_per_class(inst: OasisInstance) -> OasisSchedule:
-    """OASiS with ``U``, ``L``, ``eta`` per job class (module docstring)."""
+def oasis_per_class(
+    inst: OasisInstance, /, *, seed: int = 0, params: NoParams | None = None
+) -> OasisSchedule:
+    """OASiS with ``U``, ``L``, ``eta`` per job class (module docstring).
+
+    Deterministic (``seed`` unused); no parameters.
+    """
+    resolve(params, NoParams, "oasis_per_class")
     if inst.n_jobs == 0:
         return _single(inst, price_params(inst), "oasis_per_class")
     sets, which = per_class_params(inst)

@@ -85,6 +85,8 @@ from typing import Any
 
 import numpy as np
 
+from optsched.core.params import resolve
+
 from .instance import EPS, OkitaInstance
 from .online import _Placer, dta, source_order, workload
 from .schedule import OkitaSchedule
@@ -95,6 +97,26 @@ INF = math.inf
 # --------------------------------------------------------------------------
 # Common slot loop
 # --------------------------------------------------------------------------
+
+
+@dataclass(frozen=True)
+class BaselineParams:
+    """Parameters of the baselines :func:`fifo`, :func:`drf` and :func:`oasis`.
+
+    Attributes
+    ----------
+    max_slots
+        Safety bound on the slots simulated (None: ``10 T + 1000``;
+        reading 2).
+    """
+
+    max_slots: int | None = None
+
+
+def _limit(inst: OkitaInstance, params: BaselineParams | None, name: str) -> int:
+    """Reading 2's slot bound of a run of ``name`` with ``params``."""
+    max_slots = resolve(params, BaselineParams, name).max_slots
+    return 10 * inst.n_slots + 1000 if max_slots is None else int(max_slots)
 
 
 @dataclass
@@ -143,7 +165,9 @@ class _Run:
         I_ = self.inst.n_jobs
         completion = np.array([self.completion.get(i, 0) for i in range(I_)])
         makespan = int(completion.max()) if I_ else 0
-        sched = OkitaSchedule.build(self.workers, self.ps, self.data, algorithm=name)
+        sched = OkitaSchedule.build(
+            self.workers, self.ps, self.data, algorithm=name, ps_gaps=self.gaps
+        )
         sched.meta.update(
             completion=completion,
             makespan=makespan,
@@ -236,16 +260,19 @@ def _fixed(run: _Run, i: int, t0: int, y: np.ndarray, ps: int, src) -> None:
     run.completion[i] = t - 1
 
 
-def fifo(inst: OkitaInstance, *, seed: int = 0, max_slots: int | None = None):
+def fifo(
+    inst: OkitaInstance, /, *, seed: int = 0, params: BaselineParams | None = None
+) -> OkitaSchedule:
     """FIFO (Sec. V-A): arrival order, fixed workers in ``[1, 0.5 A_i]`` (readings 1-7).
 
     Returns an :class:`~optsched.okita.schedule.OkitaSchedule` with ``meta``
     ``completion``, ``makespan``, ``horizon_exceeded``, ``ps_gaps``,
     ``ps_every_slot``, ``workers_fixed`` (``N_i``), ``available`` (``A_i``),
-    ``params``.
+    ``params``.  ``seed`` drives reading 5's draw; ``params``:
+    :class:`BaselineParams`.
     """
     rng = np.random.default_rng(seed)
-    run = _Run(inst, 10 * inst.n_slots + 1000 if max_slots is None else int(max_slots))
+    run = _Run(inst, _limit(inst, params, "fifo"))
     src = source_order(inst.q)
     fixed: dict[int, int] = {}
     avail: dict[int, int] = {}
@@ -272,13 +299,15 @@ def fifo(inst: OkitaInstance, *, seed: int = 0, max_slots: int | None = None):
     return sched
 
 
-def drf(inst: OkitaInstance, *, seed: int = 0, max_slots: int | None = None):
+def drf(
+    inst: OkitaInstance, /, *, seed: int = 0, params: BaselineParams | None = None
+) -> OkitaSchedule:
     """DRF (Sec. V-A): fixed workers by progressive filling (readings 1-4, 6-7).
 
-    ``seed`` is unused (no randomness) and recorded in ``meta["params"]``;
+    ``seed`` is unused (deterministic; recorded in ``meta["params"]``);
     ``meta["workers_fixed"]`` holds each job's ``N_i``.
     """
-    run = _Run(inst, 10 * inst.n_slots + 1000 if max_slots is None else int(max_slots))
+    run = _Run(inst, _limit(inst, params, "drf"))
     src = source_order(inst.q)
     total = inst.capacity.sum(axis=0)
     fixed: dict[int, int] = {}
@@ -394,13 +423,16 @@ def _trainable(inst: OkitaInstance, i: int, slots) -> int:
     return int(sum(np.floor(rho * y / E + EPS).sum() for _, y, _ in slots))
 
 
-def oasis(inst: OkitaInstance, *, seed: int = 0, max_slots: int | None = None):
+def oasis(
+    inst: OkitaInstance, /, *, seed: int = 0, params: BaselineParams | None = None
+) -> OkitaSchedule:
     """OASiS re-stated for (2) (readings 1-3, 8-10): one committed plan per job.
 
-    ``seed`` is unused and recorded; ``meta["plans"]`` holds each job's
+    ``seed`` is unused (deterministic) and recorded; ``params``:
+    :class:`BaselineParams`; ``meta["plans"]`` holds each job's
     ``(start, l, N, plan cost)``; ``meta["prices"]`` the ``(L, U)`` used.
     """
-    run = _Run(inst, 10 * inst.n_slots + 1000 if max_slots is None else int(max_slots))
+    run = _Run(inst, _limit(inst, params, "oasis"))
     src = source_order(inst.q)
     L, U = price_bounds(inst) if inst.n_jobs else (1.0, 1.0)
     plans: dict[int, tuple[int, int, int, float]] = {}

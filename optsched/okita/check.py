@@ -36,12 +36,12 @@ from dataclasses import dataclass
 
 import numpy as np
 
+from optsched.core.base import TOL
 from optsched.core.errors import InfeasibleScheduleError
 
 from .instance import OkitaInstance
 from .schedule import OkitaSchedule
 
-TOL = 1e-9
 ARRIVAL = "Sec. III-A"
 
 

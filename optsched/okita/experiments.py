@@ -27,6 +27,7 @@ the ratio figures the row is ``kind == "alg_infeasible"`` with no ratio
 from __future__ import annotations
 
 import dataclasses
+import functools
 import time
 from typing import Any
 
@@ -37,13 +38,16 @@ import optsched
 from optsched.core import horizon
 from optsched.core.experiment import (
     Claim,
+    Experiment,
     optimum,
     optimum_columns,
     until_done,  # noqa: F401 (re-exported)
 )
 from optsched.core.plots import Bars, Line
+from optsched.core.ratio import best_start
 
 from .instance import OkitaInstance
+from .online import OkitaParams
 
 #: Okita and the three baselines of Sec. V (the registry's order).
 SCHEMES = ("okita", "fifo", "drf", "oasis")
@@ -72,9 +76,11 @@ def _generate(task: dict[str, Any]):
 
 def run_scheme(p, inst: OkitaInstance, scheme: str, task: dict[str, Any]):
     """Run ``scheme`` (Okita with the task's :data:`OKITA_PARAMS`); ``(sched, runtime_s)``."""
-    kw = {k: task[k] for k in OKITA_PARAMS if k in task} if scheme == "okita" else {}
+    params = None
+    if scheme == "okita":
+        params = OkitaParams(**{k: task[k] for k in OKITA_PARAMS if k in task})
     t0 = time.perf_counter()
-    sched = p.run(scheme, inst, **kw)
+    sched = p.run(scheme, inst, params=params)
     return sched, time.perf_counter() - t0
 
 
@@ -228,6 +234,80 @@ def summarize_cost(x: str):
     return summary
 
 
+#: The two axes of Figs. 9-10: file-name word and symbol.
+AXES = {"n_sites": ("sites", "R"), "n_jobs": ("jobs", "I")}
+
+
+def cost_figure(fig: int, x: str, values: list, quick: list, doc: str) -> Experiment:
+    """The spec of Figs. 9-10: total cost of every scheme vs ``x`` (``R`` or ``I``).
+
+    Sec. V-B's setting (:data:`SIM`) with ``x`` swept over ``values`` (quick:
+    ``quick`` on :data:`SIM_QUICK`), 3 seeds (quick: 1); task
+    :func:`total_cost`, claims :func:`cost_claims`.  The grid point of both
+    figures (``R = 50, I = 100``) is one task: run with one
+    :class:`~optsched.core.runner.TaskCache`, it is computed once.
+    """
+    word, sym = AXES[x]
+    return Experiment(
+        name=f"fig{fig}_cost_{word}",
+        paper="okita",
+        ref=f"Fig. {fig}, Sec. V-C",
+        doc=doc,
+        task=total_cost,
+        grid={**SIM, x: values, "seed": list(range(3))},
+        quick={**SIM_QUICK, x: quick, "seed": [0]},
+        columns=COST_COLUMNS,
+        sort=[x, "seed", "scheme"],
+        plot=lines(x, "total", "total cost (2)", f"Fig. {fig}: total cost vs {sym}"),
+        summary=summarize_cost(x),
+        claims=cost_claims(x, sym),
+    )
+
+
+def setting_figure(
+    fig: int,
+    name: str,
+    settings: list[dict[str, Any]],
+    quick: list[dict[str, Any]],
+    *,
+    title: str,
+    over: str,
+    logy: bool = False,
+    doc: str,
+) -> Experiment:
+    """The spec of Figs. 11-12: Okita's total cost under each of its parameter ``settings``.
+
+    ``settings`` (quick: ``quick``) are dicts of :data:`OKITA_PARAMS` with a
+    ``setting`` label; Okita alone on Sec. V-B's setting (:data:`SIM`;
+    quick :data:`SIM_QUICK`), 3 seeds (quick: 1).  One claim: the mean total
+    cost is roughly equal over the settings (``over`` names them), read as
+    a spread (:func:`spread`) of at most 10%.
+    """
+    okita_only = {"schemes": ("okita",)}
+    return Experiment(
+        name=name,
+        paper="okita",
+        ref=f"Fig. {fig}, Sec. V-C",
+        doc=doc,
+        task=total_cost,
+        grid=[{**SIM, **s, "seed": list(range(3)), **okita_only} for s in settings],
+        quick=[{**SIM_QUICK, **s, "seed": [0], **okita_only} for s in quick],
+        columns=COST_COLUMNS,
+        sort=["setting", "seed"],
+        plot=bars("setting", "total", "total cost (2)", title, logy=logy),
+        summary=functools.partial(mean_by, x="setting"),
+        claims=[
+            Claim(
+                f"total cost roughly equal over {over} ((max - min) / min of the means)",
+                "roughly equal",
+                spread,
+                holds=lambda v: v <= 0.10,
+                fmt="{:.1%}",
+            ),
+        ],
+    )
+
+
 # ------------------------------------------------ Figs. 7-8: performance ratio
 #: Sizes the exact MILP proves within the time limit (docs/okita.md, "Exact
 #: MILP"): 2-4 sites, 3-6 jobs, ``T = 16``.
@@ -258,7 +338,8 @@ def performance_ratio(task: dict[str, Any]) -> list[dict[str, Any]]:
     p, inst = _generate(task)
     runs = {s: run_scheme(p, inst, s, task) for s in task.get("schemes", SCHEMES)}
     done, _ = horizon.fit(inst, *(sched for sched, _ in runs.values()))
-    opt = optimum("okita", done, time_limit=task["time_limit"])
+    start = best_start("okita", done)  # local_first when the checker accepts it
+    opt = optimum("okita", done, time_limit=task["time_limit"], start=start)
     rows = []
     for scheme, (sched, runtime) in runs.items():
         ev = evaluate(done, sched)

@@ -24,15 +24,15 @@ states its range per 100 MB.
 
 from __future__ import annotations
 
-import json
 import math
 from collections.abc import Sequence
 from dataclasses import dataclass, field
 from functools import cached_property
-from typing import Any
+from typing import Any, ClassVar
 
 import numpy as np
 
+from optsched.core.base import TOL, JsonMixin
 from optsched.core.errors import InvalidInstanceError
 from optsched.core.validate import (
     as_float,
@@ -47,7 +47,7 @@ from optsched.core.validate import (
 )
 
 FORMAT = "optsched.okita/1"
-EPS = 1e-9
+EPS = TOL  # the shared tolerance (optsched.core.base.TOL)
 DEFAULT_RESOURCES = ("gpu", "vcpu", "memory_gb", "disk_gb")
 
 # Limits (docs/okita.md, "Limits").  Far above the paper's sizes (50 sites,
@@ -323,7 +323,7 @@ def _check_q(q: Any, R: int) -> None:
 
 
 @dataclass(frozen=True)
-class OkitaInstance:
+class OkitaInstance(JsonMixin):
     """Sites, bandwidth costs, a horizon and a job sequence (arrival order).
 
     Attributes
@@ -339,6 +339,8 @@ class OkitaInstance:
     resources
         Names of the ``K`` resource types.
     """
+
+    FORMAT: ClassVar[str] = FORMAT  # JSON format tag (JsonMixin)
 
     n_slots: int
     sites: tuple[Site, ...]
@@ -479,10 +481,6 @@ class OkitaInstance:
             "jobs": [j.to_dict() for j in self.jobs],
         }
 
-    def to_json(self, indent: int | None = None) -> str:
-        """Serialise to a JSON string; ``from_json`` restores an equal instance."""
-        return json.dumps(self.to_dict(), indent=indent)
-
     @classmethod
     def from_dict(cls, data: dict[str, Any]) -> OkitaInstance:
         """Build and validate an instance from :meth:`to_dict` output.
@@ -491,9 +489,7 @@ class OkitaInstance:
         naming the field.
         """
         check_keys(data, FIELDS)
-        fmt = require(data, "format")
-        if fmt != FORMAT:
-            raise InvalidInstanceError(f"format: expected {FORMAT!r}, got {fmt!r}")
+        cls.check_format(data)
         sites = []
         for r, d in enumerate(as_list(require(data, "sites"), "sites")):
             p = f"sites[{r}]"
@@ -527,15 +523,6 @@ class OkitaInstance:
             resources=tuple(as_list(res, "resources")),
         )
 
-    @classmethod
-    def from_json(cls, text: str) -> OkitaInstance:
-        """Parse and validate JSON text; errors raise InvalidInstanceError."""
-        try:
-            data = json.loads(text)
-        except ValueError as exc:  # JSONDecodeError, or an int of > 4300 digits
-            raise InvalidInstanceError(f"<json>: not valid JSON ({exc})") from exc
-        return cls.from_dict(data)
-
 
 _JOB_FIELDS = (
     "arrival",
@@ -548,6 +535,154 @@ _JOB_FIELDS = (
     "param_mb",
     "cost",
 )
+
+
+# --------------------------------------------------------------------------
+# The calibration witness (the generator's and local_first's placement rule)
+# --------------------------------------------------------------------------
+
+
+@dataclass(frozen=True)
+class _Placement:
+    """One job's witness rows and the capacity they use (not yet committed)."""
+
+    job: int
+    completion: int
+    ps_every_slot: bool
+    workers: list[tuple[int, int, int, int]]
+    ps: list[tuple[int, int, int]]
+    data: list[tuple[int, int, int, int, int]]
+    usage: dict[int, np.ndarray]  # slot -> (2, R, K): workers, PS
+
+
+class _Fitter:
+    """Residual capacity per slot and the per-job rule of :func:`local_first`.
+
+    Slots beyond the horizon start empty, so a job that fits on the empty
+    sites always finishes (possibly after ``T``; the checker then rejects).
+    """
+
+    def __init__(
+        self,
+        capacity: np.ndarray,
+        q: np.ndarray,
+        n_slots: int,
+        ps_share: float,
+        ps_uses: np.ndarray,
+    ) -> None:
+        self.capacity = np.asarray(capacity, dtype=float)
+        # workers leave ps_share free of each resource a PS may use (not GPU)
+        keep = np.where(np.asarray(ps_uses, dtype=bool), ps_share, 0.0)
+        self.worker_cap = (1.0 - keep) * self.capacity
+        self.q = np.asarray(q, dtype=float)
+        self.order = np.argsort(self.q, axis=1, kind="stable")  # cheapest first
+        self.used: dict[int, np.ndarray] = {}  # slot -> (2, R, K): workers, PSs
+        self.n_slots = n_slots
+
+    def _residual(self, t: int) -> tuple[np.ndarray, np.ndarray]:
+        """Free capacity for anything and free capacity for workers in slot ``t``."""
+        u = self.used.get(t)
+        if u is None:
+            return self.capacity, self.worker_cap
+        res = self.capacity - u[0] - u[1]
+        return res, np.minimum(self.worker_cap - u[0], res)
+
+    @staticmethod
+    def _workers(res: np.ndarray, m: np.ndarray) -> np.ndarray:
+        """Workers of demand ``m`` that fit on each site of residual ``res``."""
+        pos = m > 0
+        fit = np.floor((res[:, pos] + EPS) / m[pos]).min(axis=1)
+        return np.maximum(fit, 0).astype(np.int64)
+
+    def _ps_choice(
+        self,
+        res: tuple[np.ndarray, np.ndarray],
+        m: np.ndarray,
+        n: np.ndarray,
+        per: float,
+        left: int,
+    ) -> tuple[int, np.ndarray] | None:
+        """PS site and workers per site that train the most chunks this slot.
+
+        Among PS sites that fit, the one that trains ``min(left, chunk
+        capacity)`` chunks at most; ties go to the PS site hosting the most
+        workers, then to the lowest index.  None if no PS fits.
+        """
+        total, for_workers = res
+        fits = (total + EPS >= n).all(axis=1)
+        if not fits.any():
+            return None
+        free = self._workers(for_workers, m)
+        with_ps = self._workers(np.maximum(np.minimum(for_workers, total - n), 0.0), m)
+        chunks = np.floor(per * free + EPS)
+        chunks_ps = np.floor(per * with_ps + EPS)
+        total = np.minimum(chunks.sum() - chunks + chunks_ps, left)
+        total = np.where(fits, total, -1.0)
+        best = np.flatnonzero(total == total.max())
+        p = int(best[np.argmax(with_ps[best])])
+        cap = free.copy()
+        cap[p] = with_ps[p]
+        return p, cap
+
+    def place(self, i: int, job: Job, limit: int | None = None) -> _Placement | None:
+        """Place job ``i`` slot by slot from ``a_i`` (None: fits nowhere).
+
+        In each slot: the PS site of :meth:`_ps_choice`; each site trains
+        its own remaining chunks with as many workers as fit; chunks left on
+        sites without room go to the sites with spare workers, cheapest
+        ``q^{rr'}`` first (ties: lowest index); each site then uses the
+        fewest workers that train what it received, ``ceil(E_i g / rho_i)``.
+        Stops when all chunks are trained or after slot ``limit``.
+        """
+        m = np.asarray(job.worker_demand, dtype=float)
+        n = np.asarray(job.ps_demand, dtype=float)
+        E, rho = job.epochs, float(job.rho)
+        per = rho / E  # chunks one worker trains per slot
+        empty = self._ps_choice((self.capacity, self.worker_cap), m, n, per, 1)
+        if empty is None or np.floor(per * empty[1] + EPS).sum() < 1:
+            return None  # cannot train a single chunk even on empty sites
+        left = np.asarray(job.data, dtype=np.int64).copy()
+        workers, ps, data = [], [], []
+        usage: dict[int, np.ndarray] = {}
+        t, every = job.arrival, True
+        while left.sum() > 0 and (limit is None or t <= limit):
+            res = self._residual(t)
+            choice = self._ps_choice(res, m, n, per, int(left.sum()))
+            if choice is None:
+                every = False
+                t += 1
+                continue
+            p, cap = choice
+            room = np.floor(per * cap + EPS).astype(np.int64)  # chunks per site
+            local = np.minimum(left, room)
+            load = local.copy()
+            g = {(r, r): int(local[r]) for r in np.flatnonzero(local)}
+            rest = left - local
+            for r in np.flatnonzero(rest):
+                spare = (room - load)[self.order[r]]
+                before = np.concatenate(([0], np.cumsum(spare)[:-1]))
+                take = np.clip(rest[r] - before, 0, spare)
+                for dst, x in zip(self.order[r][take > 0], take[take > 0], strict=True):
+                    g[(int(r), int(dst))] = int(x)
+                    load[dst] += x
+                rest[r] -= take.sum()
+            y = np.ceil(E * load / rho - EPS).astype(np.int64)
+            use = np.zeros((2, *self.capacity.shape))
+            use[0] = np.outer(y, m)
+            use[1, p] = n
+            usage[t] = use
+            ps.append((i, t, p))
+            workers.extend((i, t, int(r), int(y[r])) for r in np.flatnonzero(y))
+            data.extend((i, t, r, d, x) for (r, d), x in sorted(g.items()))
+            left = rest
+            t += 1
+        done = t - 1 if left.sum() == 0 else t
+        return _Placement(i, int(done), every, workers, ps, data, usage)
+
+    def commit(self, placed: _Placement) -> None:
+        """Subtract the placement's usage from the residual capacity."""
+        for t, use in placed.usage.items():
+            self.used[t] = self.used.get(t, 0.0) + use
 
 
 # --------------------------------------------------------------------------
@@ -691,8 +826,6 @@ def generate(
     max_redraws
         Draws per job before giving up.
     """
-    from .schedule import _Fitter  # the witness lives with the schedule
-
     check_sizes(n_jobs, n_sites, n_slots, len(DEFAULT_RESOURCES))
     rng = np.random.default_rng(seed)
     R = as_int(n_sites, "n_sites", lo=1)

@@ -109,6 +109,8 @@ from typing import Any
 
 import numpy as np
 
+from optsched.core.params import resolve
+
 from .instance import EPS, OkitaInstance
 from .schedule import OkitaSchedule
 
@@ -407,22 +409,11 @@ def _keep(
 # --------------------------------------------------------------------------
 
 
-def okita(
-    inst: OkitaInstance,
-    *,
-    alpha1: float = 1.0,
-    alpha2: float = 1.0,
-    beta1: float = 1.0,
-    beta2: float = 1.0,
-    beta3: float = 1.0,
-    keep_ps_on_delay: bool = True,
-    printed_duration: bool = False,
-    seed: int = 0,
-    max_slots: int | None = None,
-) -> OkitaSchedule:
-    """Run Okita (Alg. 1 with OSF, PA, DTA) on ``inst``.
+@dataclass(frozen=True)
+class OkitaParams:
+    """Parameters of :func:`okita` (defaults: the paper's, with readings 1 and 8).
 
-    Parameters
+    Attributes
     ----------
     alpha1, alpha2
         Proportional factors of ``O_i(t)`` (Eq. (4)); the paper gives no
@@ -434,10 +425,236 @@ def okita(
         (2c) holds (default); ``False`` is line 19 as printed.
     printed_duration
         Reading 1: ``True`` uses the printed ``f_i(t + l_i - a_i)``.
-    seed
-        Unused (no randomness); recorded in ``meta``.
     max_slots
         Safety bound on the slots simulated (default ``10 T + 1000``).
+    """
+
+    alpha1: float = 1.0
+    alpha2: float = 1.0
+    beta1: float = 1.0
+    beta2: float = 1.0
+    beta3: float = 1.0
+    keep_ps_on_delay: bool = True
+    printed_duration: bool = False
+    max_slots: int | None = None
+
+    @property
+    def betas(self) -> dict[str, float]:
+        """``beta1``, ``beta2``, ``beta3`` as keywords of :func:`q_metric`."""
+        return {"beta1": self.beta1, "beta2": self.beta2, "beta3": self.beta3}
+
+
+#: One job's tentative schedule (lines 4-10): plan, ``N``, ``l``, line 9's value.
+_Tentative = tuple[_Plan, int, int, float]
+
+
+class _Okita:
+    """Alg. 1's state over the slots and its named steps (one run of :func:`okita`).
+
+    Steps of one slot ``t`` (:meth:`slot`): :meth:`tentative` (lines 4-10)
+    for every job of ``J_a``, :meth:`priority_order` (lines 11-12), then in
+    that order :meth:`serve` (lines 13-29): :meth:`migrate_or_delay` on a
+    conflict (lines 14-20), :meth:`commit` (lines 22-28) or reading 8's
+    :meth:`keep_ps`.
+    """
+
+    def __init__(self, inst: OkitaInstance, p: OkitaParams) -> None:
+        I_ = inst.n_jobs
+        self.inst, self.p = inst, p
+        self.betas = p.betas
+        self.shift = 0 if p.printed_duration else 1
+        self.piecewise = I_ > 0 and all(j.cost.kind == "piecewise" for j in inst.jobs)
+        self.src = source_order(inst.q)
+        self.M = inst.D.astype(np.int64).copy()
+        self.total = inst.D.sum(axis=1)
+        self.bstar = np.zeros(I_)
+        self.done = np.zeros(I_, dtype=bool)
+        self.completion = np.zeros(I_, dtype=np.int64)
+        self.last_ps = np.full(I_, -1, dtype=np.int64)
+        self.workers: list[tuple[int, int, int, int]] = []
+        self.ps_rows: list[tuple[int, int, int]] = []
+        self.data: list[tuple[int, int, int, int, int]] = []
+        self.trace: list[dict[str, Any]] = []
+        self.ps_gaps: list[tuple[int, int]] = []
+        self.min_cost = 0.0
+
+    def f(self, i: int, dur: float) -> float:
+        """Latency cost ``f_i(dur)``."""
+        return float(self.inst.jobs[i].cost(dur))
+
+    def run(self) -> None:
+        """Alg. 1's slot loop until every job completes (reading 9)."""
+        inst = self.inst
+        I_, T = inst.n_jobs, inst.n_slots
+        limit = 10 * T + 1000 if self.p.max_slots is None else int(self.p.max_slots)
+        active: list[int] = []
+        nxt = 0
+        t = 0
+        while nxt < I_ or active:
+            t += 1
+            if t > limit:
+                raise RuntimeError(
+                    f"okita: jobs {active} unfinished after max_slots = {limit} slots"
+                )
+            while nxt < I_ and inst.jobs[nxt].arrival == t:  # line 3
+                active.append(nxt)
+                nxt += 1
+            if not active:
+                continue
+            self.slot(t, active)
+            active = [i for i in active if not self.done[i]]
+
+    def slot(self, t: int, active: list[int]) -> None:
+        """Lines 4-29 for slot ``t`` and the uncompleted jobs ``active``."""
+        tent: dict[int, _Tentative] = {}
+        for i in active:
+            best = self.tentative(i, t)
+            if best is not None:
+                tent[i] = best
+        order, prio = self.priority_order(t, active)
+        Av = self.inst.capacity.copy()
+        for i in order:  # lines 13-29
+            self.serve(i, t, tent.get(i), prio[i], Av)
+
+    def tentative(self, i: int, t: int) -> _Tentative | None:
+        """Lines 4-10: job ``i``'s best ``N_i(t)`` on the full capacities."""
+        inst, C = self.inst, self.inst.capacity
+        Mi = int(self.M[i].sum())
+        work = inst.epochs[i] * Mi / inst.rho[i]
+        best: _Tentative | None = None
+        placer = _Placer.prepare(
+            C, C, inst.q, inst.pi[i], self.M[i], inst.D[i], inst.m[i], inst.n[i],
+            self.betas,
+        )  # fmt: skip
+        for N in range(1, math.ceil(work - EPS) + 1):
+            l = math.ceil(work / N - EPS)
+            plan = _osf(inst, i, self.M[i], C, N, l, self.betas, placer, self.src)
+            if not math.isfinite(plan.cost):
+                continue
+            est = plan.cost + self.f(i, t + l - self.shift - inst.arrival[i])
+            if best is None or est < best[3]:
+                best = (plan, N, l, est)
+        return best
+
+    def priority_order(
+        self, t: int, active: list[int]
+    ) -> tuple[list[int], dict[int, float]]:
+        """Lines 11-12: ``J_a`` by decreasing ``O_i(t)`` and each job's ``O_i(t)``."""
+        inst = self.inst
+        O = priority(
+            t,
+            inst.arrival[active],
+            np.array([inst.jobs[i].cost.tau for i in active]),
+            self.M[active].sum(axis=1),
+            self.total[active],
+            alpha1=self.p.alpha1,
+            alpha2=self.p.alpha2,
+            c=(
+                np.array([inst.jobs[i].cost.params[2] for i in active])
+                if self.piecewise
+                else None
+            ),
+        )
+        order = [active[k] for k in sorted(range(len(active)), key=lambda k: -O[k])]
+        prio = {i: float(O[k]) for k, i in enumerate(active)}
+        return order, prio
+
+    def serve(
+        self, i: int, t: int, tent: _Tentative | None, prio: float, Av: np.ndarray
+    ) -> None:
+        """Lines 13-29 for job ``i``: place, migrate, delay or wait."""
+        inst = self.inst
+        row: dict[str, Any] = {"t": t, "job": i, "O": prio}
+        self.trace.append(row)
+        if tent is None:
+            row.update(action="wait", M=self.M[i].tolist())
+            self.keep_ps(i, t, Av)
+            return
+        plan, N, l, est = tent
+        row.update(N=N, l=l, est=est, action="place")
+        need = inst.m[i] * plan.y[:, None] + inst.n[i] * plan.s[:, None]
+        if not _fits(Av, need):  # line 14
+            mig = self.migrate_or_delay(i, t, N, l, Av, row)
+            if mig is None:
+                self.keep_ps(i, t, Av)
+                return
+            plan = mig
+        self.commit(i, t, plan, Av, row)
+
+    def migrate_or_delay(
+        self, i: int, t: int, N: int, l: int, Av: np.ndarray, row: dict[str, Any]
+    ) -> _Plan | None:
+        """Lines 15-20: the migrated plan, or None to delay (reading 7)."""
+        inst = self.inst
+        mig = _osf(inst, i, self.M[i], Av, N, l, self.betas, src=self.src)  # line 15
+        lat1 = self.f(i, t + l - self.shift - inst.arrival[i])
+        cost1 = self.bstar[i] + mig.cost + lat1  # line 16
+        cost2 = cost1 - lat1 + self.f(i, t + 2 * l - self.shift - inst.arrival[i])
+        row.update(cost1=float(cost1), cost2=float(cost2))
+        if cost1 > cost2 or not math.isfinite(mig.cost):  # lines 18-20
+            row.update(action="delay", M=self.M[i].tolist())
+            return None
+        row["action"] = "migrate"
+        return mig
+
+    def keep_ps(self, i: int, t: int, Av: np.ndarray) -> None:
+        """Reading 8 for a waiting or delayed job (:func:`_keep`)."""
+        _keep(
+            self.inst,
+            i,
+            t,
+            Av,
+            self.last_ps,
+            self.p.keep_ps_on_delay,
+            self.ps_rows,
+            self.ps_gaps,
+            self.trace,
+        )
+
+    def commit(
+        self, i: int, t: int, plan: _Plan, Av: np.ndarray, row: dict[str, Any]
+    ) -> None:
+        """Lines 22-28: workload, DTA, ``Av`` and ``M_i^r`` updates, completion."""
+        inst, M = self.inst, self.M
+        d = workload(plan.y, M[i], inst.rho[i], int(inst.epochs[i]))
+        bc2, g = dta(M[i], d, inst.q, inst.delta[i], order=self.src)
+        ps_site = int(np.argmax(plan.s))
+        exch = float(np.sum(inst.q[:, ps_site] * inst.pi[i] * plan.y))
+        self.bstar[i] += bc2 + exch
+        Av -= inst.m[i] * plan.y[:, None] + inst.n[i] * plan.s[:, None]
+        for r in np.flatnonzero(plan.y):
+            self.workers.append((i, t, int(r), int(plan.y[r])))
+        self.ps_rows.append((i, t, ps_site))
+        self.last_ps[i] = ps_site
+        moves = [
+            (int(a), int(b), int(g[a, b])) for a, b in zip(*np.nonzero(g), strict=True)
+        ]
+        for a, b, k in moves:
+            self.data.append((i, t, a, b, k))
+        M[i] -= g.sum(axis=1)
+        row.update(
+            y=plan.y.tolist(), s=ps_site, d=d.tolist(), moves=moves, M=M[i].tolist()
+        )
+        if M[i].sum() == 0:  # lines 25-28
+            self.done[i] = True
+            self.completion[i] = t
+            self.min_cost += self.bstar[i] + self.f(i, t - inst.arrival[i])
+
+
+def okita(
+    inst: OkitaInstance, /, *, seed: int = 0, params: OkitaParams | None = None
+) -> OkitaSchedule:
+    """Run Okita (Alg. 1 with OSF, PA, DTA) on ``inst``.
+
+    Parameters
+    ----------
+    inst
+        The instance.
+    seed
+        Unused: the algorithm is deterministic (no random numbers); the
+        seed is accepted for the common signature and recorded in ``meta``.
+    params
+        :class:`OkitaParams` (None: the defaults).
 
     Returns
     -------
@@ -451,157 +668,28 @@ def okita(
         ``horizon_exceeded``, ``ps_gaps``, ``ps_every_slot`` (the checker
         reading the schedule meets), ``params``.
     """
-    I_, T = inst.n_jobs, inst.n_slots
-    C = inst.capacity
-    betas = {"beta1": beta1, "beta2": beta2, "beta3": beta3}
-    shift = 0 if printed_duration else 1
-    piecewise = I_ > 0 and all(j.cost.kind == "piecewise" for j in inst.jobs)
-    limit = 10 * T + 1000 if max_slots is None else int(max_slots)
-
-    src = source_order(inst.q)
-
-    def f(i: int, dur: float) -> float:
-        return float(inst.jobs[i].cost(dur))
-
-    M = inst.D.astype(np.int64).copy()
-    total = inst.D.sum(axis=1)
-    bstar = np.zeros(I_)
-    done = np.zeros(I_, dtype=bool)
-    completion = np.zeros(I_, dtype=np.int64)
-    last_ps = np.full(I_, -1, dtype=np.int64)
-    workers: list[tuple[int, int, int, int]] = []
-    ps_rows: list[tuple[int, int, int]] = []
-    data: list[tuple[int, int, int, int, int]] = []
-    trace: list[dict[str, Any]] = []
-    ps_gaps: list[tuple[int, int]] = []
-    min_cost = 0.0
-    active: list[int] = []
-    nxt = 0
-    t = 0
-    while nxt < I_ or active:
-        t += 1
-        if t > limit:
-            raise RuntimeError(
-                f"okita: jobs {active} unfinished after max_slots = {limit} slots"
-            )
-        while nxt < I_ and inst.jobs[nxt].arrival == t:  # line 3
-            active.append(nxt)
-            nxt += 1
-        if not active:
-            continue
-        # lines 4-10: tentative schedule of every job on the full capacities
-        tent: dict[int, tuple[_Plan, int, int, float]] = {}
-        for i in active:
-            Mi = int(M[i].sum())
-            work = inst.epochs[i] * Mi / inst.rho[i]
-            best: tuple[_Plan, int, int, float] | None = None
-            placer = _Placer.prepare(
-                C, C, inst.q, inst.pi[i], M[i], inst.D[i], inst.m[i], inst.n[i], betas
-            )
-            for N in range(1, math.ceil(work - EPS) + 1):
-                l = math.ceil(work / N - EPS)
-                plan = _osf(inst, i, M[i], C, N, l, betas, placer, src)
-                if not math.isfinite(plan.cost):
-                    continue
-                est = plan.cost + f(i, t + l - shift - inst.arrival[i])
-                if best is None or est < best[3]:
-                    best = (plan, N, l, est)
-            if best is not None:
-                tent[i] = best
-        # lines 11-12
-        O = priority(
-            t,
-            inst.arrival[active],
-            np.array([inst.jobs[i].cost.tau for i in active]),
-            M[active].sum(axis=1),
-            total[active],
-            alpha1=alpha1,
-            alpha2=alpha2,
-            c=(
-                np.array([inst.jobs[i].cost.params[2] for i in active])
-                if piecewise
-                else None
-            ),
-        )
-        order = [active[k] for k in sorted(range(len(active)), key=lambda k: -O[k])]
-        prio = {i: float(O[k]) for k, i in enumerate(active)}
-        Av = C.copy()
-        for i in order:  # lines 13-29
-            row: dict[str, Any] = {"t": t, "job": i, "O": prio[i]}
-            trace.append(row)
-            if i not in tent:
-                row.update(action="wait", M=M[i].tolist())
-                _keep(
-                    inst, i, t, Av, last_ps, keep_ps_on_delay, ps_rows, ps_gaps, trace
-                )
-                continue
-            plan, N, l, est = tent[i]
-            row.update(N=N, l=l, est=est, action="place")
-            need = inst.m[i] * plan.y[:, None] + inst.n[i] * plan.s[:, None]
-            if not _fits(Av, need):  # line 14
-                mig = _osf(inst, i, M[i], Av, N, l, betas, src=src)  # line 15
-                lat1 = f(i, t + l - shift - inst.arrival[i])
-                cost1 = bstar[i] + mig.cost + lat1  # line 16
-                cost2 = cost1 - lat1 + f(i, t + 2 * l - shift - inst.arrival[i])
-                row.update(cost1=float(cost1), cost2=float(cost2))
-                if cost1 > cost2 or not math.isfinite(mig.cost):  # lines 18-20
-                    row.update(action="delay", M=M[i].tolist())
-                    _keep(
-                        inst,
-                        i,
-                        t,
-                        Av,
-                        last_ps,
-                        keep_ps_on_delay,
-                        ps_rows,
-                        ps_gaps,
-                        trace,
-                    )
-                    continue
-                plan = mig
-                row["action"] = "migrate"
-            # lines 22-24
-            d = workload(plan.y, M[i], inst.rho[i], int(inst.epochs[i]))
-            bc2, g = dta(M[i], d, inst.q, inst.delta[i], order=src)
-            ps_site = int(np.argmax(plan.s))
-            exch = float(np.sum(inst.q[:, ps_site] * inst.pi[i] * plan.y))
-            bstar[i] += bc2 + exch
-            Av -= inst.m[i] * plan.y[:, None] + inst.n[i] * plan.s[:, None]
-            for r in np.flatnonzero(plan.y):
-                workers.append((i, t, int(r), int(plan.y[r])))
-            ps_rows.append((i, t, ps_site))
-            last_ps[i] = ps_site
-            moves = [
-                (int(a), int(b), int(g[a, b]))
-                for a, b in zip(*np.nonzero(g), strict=True)
-            ]
-            for a, b, k in moves:
-                data.append((i, t, a, b, k))
-            M[i] -= g.sum(axis=1)
-            row.update(
-                y=plan.y.tolist(), s=ps_site, d=d.tolist(), moves=moves, M=M[i].tolist()
-            )
-            if M[i].sum() == 0:  # lines 25-28
-                done[i] = True
-                completion[i] = t
-                min_cost += bstar[i] + f(i, t - inst.arrival[i])
-        active = [i for i in active if not done[i]]
-    makespan = int(completion.max()) if I_ else 0
-    sched = OkitaSchedule.build(workers, ps_rows, data, algorithm="okita")
+    p = resolve(params, OkitaParams, "okita")
+    run = _Okita(inst, p)
+    run.run()
+    completion, ps_gaps = run.completion, run.ps_gaps
+    makespan = int(completion.max()) if inst.n_jobs else 0
+    sched = OkitaSchedule.build(
+        run.workers, run.ps_rows, run.data, algorithm="okita", ps_gaps=ps_gaps
+    )
     sched.meta.update(
-        trace=trace,
+        trace=run.trace,
         completion=completion,
-        min_cost=float(min_cost),
+        min_cost=float(run.min_cost),
         makespan=makespan,
-        horizon_exceeded=makespan > T,
+        horizon_exceeded=makespan > inst.n_slots,
         ps_gaps=ps_gaps,
         ps_every_slot=not ps_gaps,
         params={
-            "alpha1": alpha1,
-            "alpha2": alpha2,
-            **betas,
-            "keep_ps_on_delay": keep_ps_on_delay,
-            "printed_duration": printed_duration,
+            "alpha1": p.alpha1,
+            "alpha2": p.alpha2,
+            **p.betas,
+            "keep_ps_on_delay": p.keep_ps_on_delay,
+            "printed_duration": p.printed_duration,
             "seed": seed,
         },
     )

@@ -2,25 +2,32 @@
 
 from __future__ import annotations
 
-from typing import Any
+from collections.abc import Mapping
 
-from optsched.core.registry import OfflineResult, Paper
+from optsched.core.base import best_checked, lazy_solve_offline
+from optsched.core.registry import Paper
 
 from .baselines import drf, fifo, oasis
 from .check import check
 from .instance import OkitaInstance, generate
 from .mutate import SEARCH_SPACE, mutate
 from .online import okita
-from .schedule import OkitaSchedule
+from .schedule import OkitaSchedule, local_first
+
+solve_offline = lazy_solve_offline(
+    "optsched.models.okita",
+    "Exact offline optimum of (2) by the MILP of ``optsched.models.okita``.",
+)
 
 
-def solve_offline(
-    inst: OkitaInstance, *, time_limit: float | None = 60.0, **kw: Any
-) -> OfflineResult:
-    """Exact offline optimum of (2) by the MILP of ``optsched.models.okita``."""
-    from optsched.models.okita import solve_offline as _solve
-
-    return _solve(inst, time_limit=time_limit, **kw)
+def default_start(
+    inst: OkitaInstance, runs: Mapping[str, OkitaSchedule] | None = None
+) -> OkitaSchedule | None:
+    """The MIP start of :func:`solve_offline`:
+    :func:`~optsched.okita.schedule.local_first` when the checker accepts it
+    (None otherwise).  ``runs`` is not used (no algorithm is run).
+    """
+    return best_checked(inst, [local_first(inst)], check, "min", skip_infeasible=True)
 
 
 PAPER = Paper(
@@ -37,6 +44,7 @@ PAPER = Paper(
     algorithms={"okita": okita, "fifo": fifo, "drf": drf, "oasis": oasis},
     check=check,
     solve_offline=solve_offline,
+    default_start=default_start,
     # Fig. 7: "the performance ratio of Okita is stable at a small value
     # (< 1.8)" against the optimum (Sec. V-C); the paper prints no lower end.
     reported_ratio={"okita": (1.0, 1.8)},

@@ -23,12 +23,14 @@ generator's calibration.
 from __future__ import annotations
 
 import json
+import operator
 from collections.abc import Iterable
 from dataclasses import dataclass, field
 from typing import Any
 
 import numpy as np
 
+from optsched.core import horizon
 from optsched.core.validate import (
     int_rows,
     plain,
@@ -38,11 +40,12 @@ from optsched.core.validate import (
     schedule_str,
 )
 
-from .instance import EPS, PS_SHARE, Job, OkitaInstance
+from .instance import PS_SHARE, OkitaInstance, _Fitter
 
 WORKER_COLUMNS = ("job", "slot", "site", "count")
 PS_COLUMNS = ("job", "slot", "site")
 DATA_COLUMNS = ("job", "slot", "src", "dst", "chunks")
+GAP_COLUMNS = ("job", "slot")
 
 
 @dataclass(frozen=True, eq=False)
@@ -61,7 +64,18 @@ class OkitaSchedule:
     algorithm
         Name of the algorithm that produced it.
     meta
-        Free-form extra information (not serialised).
+        Algorithm traces (not serialised; core never reads them).
+    ps_gaps
+        Declared violation of strict (2c): the ``(job, slot)`` pairs of
+        window slots in which a waiting or delayed job has no PS (Alg. 1
+        line 19, reading 8 of :mod:`optsched.okita.online`).  Empty: the
+        schedule claims strict (2c); non-empty: it is meant to be checked
+        with ``ps_every_slot=False`` and the ratio harness keeps its row as
+        ``alg_infeasible`` (:func:`optsched.core.ratio.declared_violation`).
+        Serialised (key omitted when empty).
+    last_slot
+        (Property) the last slot any row uses: the horizon ``T`` the
+        schedule needs (:mod:`optsched.core.horizon`).
     """
 
     workers: np.ndarray
@@ -69,6 +83,26 @@ class OkitaSchedule:
     data: np.ndarray
     algorithm: str = ""
     meta: dict[str, Any] = field(default_factory=dict)
+    ps_gaps: tuple[tuple[int, int], ...] = ()
+
+    def __post_init__(self) -> None:
+        """Store ``ps_gaps`` as a tuple of ``(job, slot)`` integer pairs.
+
+        Raises
+        ------
+        ValueError
+            When an entry of ``ps_gaps`` is not a pair of integers.
+        """
+        gaps = []
+        for k, row in enumerate(self.ps_gaps):
+            try:
+                job, slot = (operator.index(v) for v in row)
+            except (TypeError, ValueError):
+                raise ValueError(
+                    f"ps_gaps[{k}]: must be a (job, slot) pair of integers, got {row!r}"
+                ) from None
+            gaps.append((job, slot))
+        object.__setattr__(self, "ps_gaps", tuple(gaps))
 
     @classmethod
     def build(
@@ -77,14 +111,32 @@ class OkitaSchedule:
         ps: Iterable[Iterable[int]] | np.ndarray = (),
         data: Iterable[Iterable[int]] | np.ndarray = (),
         algorithm: str = "",
+        ps_gaps: Iterable[tuple[int, int]] = (),
     ) -> OkitaSchedule:
-        """Make a schedule from row lists (or arrays) of the three kinds."""
+        """Make a schedule from row lists (or arrays) of the three kinds.
+
+        ``ps_gaps``: the ``(job, slot)`` window slots without a PS that the
+        algorithm declares (see the class attributes).
+        """
         return cls(
             workers=int_rows(workers, 4),
             ps=int_rows(ps, 3),
             data=int_rows(data, 5),
             algorithm=algorithm,
+            ps_gaps=tuple(ps_gaps),
         )
+
+    @property
+    def last_slot(self) -> int:
+        """The last slot any worker, PS or data row uses (0 if none).
+
+        The horizon ``T`` the schedule needs
+        (:class:`~optsched.core.protocols.SlottedSchedule`,
+        :func:`optsched.core.horizon.needed_slots`): computed from the rows,
+        so it survives JSON.  For the algorithms' schedules it is their
+        makespan ``max_i t_i``.
+        """
+        return horizon.last_slot((self.workers, 1), (self.ps, 1), (self.data, 1))
 
     def completion(self, n_jobs: int) -> np.ndarray:
         """``t_i`` of (2e): last slot with ``y_i^r(t) > 0`` on some site (0 if none)."""
@@ -98,14 +150,19 @@ class OkitaSchedule:
         """Plain-JSON representation (``meta`` omitted: traces only).
 
         Rows are written as stored (no cast: a fractional count stays
-        fractional and :meth:`from_dict` refuses it).
+        fractional and :meth:`from_dict` refuses it).  ``ps_gaps`` is
+        written as rows ``[job, slot]`` only when there are gaps, so a
+        schedule without gaps has the JSON of before the field existed.
         """
-        return {
+        d = {
             "algorithm": plain(self.algorithm),
             "workers": plain(np.asarray(self.workers)),
             "ps": plain(np.asarray(self.ps)),
             "data": plain(np.asarray(self.data)),
         }
+        if self.ps_gaps:
+            d["ps_gaps"] = plain(self.ps_gaps)
+        return d
 
     def to_json(self) -> str:
         """Serialise to JSON (:meth:`to_dict`)."""
@@ -118,6 +175,8 @@ class OkitaSchedule:
         ``workers`` must be rows of 4 integers ``(job, slot, site, count)``,
         ``ps`` rows of 3 ``(job, slot, site)``, ``data`` rows of 5 ``(job,
         slot, src, dst, chunks)``; ranges are the checker's ((2f), (2g)).
+        The optional ``ps_gaps`` must be rows of 2 integers ``(job, slot)``,
+        each >= 0 (absent: no gaps, as in files written before the field).
 
         Raises
         ------
@@ -125,7 +184,10 @@ class OkitaSchedule:
             Naming the field: unknown or missing keys, a bool, string or
             float where an integer is expected, rows of the wrong length.
         """
-        d = schedule_fields(data, ("workers", "ps", "data"), ("algorithm",))
+        d = schedule_fields(data, ("workers", "ps", "data"), ("algorithm", "ps_gaps"))
+        gaps = schedule_ints(
+            d.get("ps_gaps", []), "ps_gaps", 2, shape=(None, len(GAP_COLUMNS)), lo=0
+        )
         return cls(
             workers=schedule_ints(
                 d["workers"], "workers", 2, shape=(None, len(WORKER_COLUMNS))
@@ -133,6 +195,7 @@ class OkitaSchedule:
             ps=schedule_ints(d["ps"], "ps", 2, shape=(None, len(PS_COLUMNS))),
             data=schedule_ints(d["data"], "data", 2, shape=(None, len(DATA_COLUMNS))),
             algorithm=schedule_str(d.get("algorithm", ""), "algorithm"),
+            ps_gaps=tuple((int(i), int(t)) for i, t in gaps),
         )
 
     @classmethod
@@ -146,154 +209,12 @@ class OkitaSchedule:
 # --------------------------------------------------------------------------
 
 
-@dataclass(frozen=True)
-class _Placement:
-    """One job's witness rows and the capacity they use (not yet committed)."""
-
-    job: int
-    completion: int
-    ps_every_slot: bool
-    workers: list[tuple[int, int, int, int]]
-    ps: list[tuple[int, int, int]]
-    data: list[tuple[int, int, int, int, int]]
-    usage: dict[int, np.ndarray]  # slot -> (2, R, K): workers, PS
-
-
-class _Fitter:
-    """Residual capacity per slot and the per-job rule of :func:`local_first`.
-
-    Slots beyond the horizon start empty, so a job that fits on the empty
-    sites always finishes (possibly after ``T``; the checker then rejects).
-    """
-
-    def __init__(
-        self,
-        capacity: np.ndarray,
-        q: np.ndarray,
-        n_slots: int,
-        ps_share: float,
-        ps_uses: np.ndarray,
-    ) -> None:
-        self.capacity = np.asarray(capacity, dtype=float)
-        # workers leave ps_share free of each resource a PS may use (not GPU)
-        keep = np.where(np.asarray(ps_uses, dtype=bool), ps_share, 0.0)
-        self.worker_cap = (1.0 - keep) * self.capacity
-        self.q = np.asarray(q, dtype=float)
-        self.order = np.argsort(self.q, axis=1, kind="stable")  # cheapest first
-        self.used: dict[int, np.ndarray] = {}  # slot -> (2, R, K): workers, PSs
-        self.n_slots = n_slots
-
-    def _residual(self, t: int) -> tuple[np.ndarray, np.ndarray]:
-        """Free capacity for anything and free capacity for workers in slot ``t``."""
-        u = self.used.get(t)
-        if u is None:
-            return self.capacity, self.worker_cap
-        res = self.capacity - u[0] - u[1]
-        return res, np.minimum(self.worker_cap - u[0], res)
-
-    @staticmethod
-    def _workers(res: np.ndarray, m: np.ndarray) -> np.ndarray:
-        """Workers of demand ``m`` that fit on each site of residual ``res``."""
-        pos = m > 0
-        fit = np.floor((res[:, pos] + EPS) / m[pos]).min(axis=1)
-        return np.maximum(fit, 0).astype(np.int64)
-
-    def _ps_choice(
-        self,
-        res: tuple[np.ndarray, np.ndarray],
-        m: np.ndarray,
-        n: np.ndarray,
-        per: float,
-        left: int,
-    ) -> tuple[int, np.ndarray] | None:
-        """PS site and workers per site that train the most chunks this slot.
-
-        Among PS sites that fit, the one that trains ``min(left, chunk
-        capacity)`` chunks at most; ties go to the PS site hosting the most
-        workers, then to the lowest index.  None if no PS fits.
-        """
-        total, for_workers = res
-        fits = (total + EPS >= n).all(axis=1)
-        if not fits.any():
-            return None
-        free = self._workers(for_workers, m)
-        with_ps = self._workers(np.maximum(np.minimum(for_workers, total - n), 0.0), m)
-        chunks = np.floor(per * free + EPS)
-        chunks_ps = np.floor(per * with_ps + EPS)
-        total = np.minimum(chunks.sum() - chunks + chunks_ps, left)
-        total = np.where(fits, total, -1.0)
-        best = np.flatnonzero(total == total.max())
-        p = int(best[np.argmax(with_ps[best])])
-        cap = free.copy()
-        cap[p] = with_ps[p]
-        return p, cap
-
-    def place(self, i: int, job: Job, limit: int | None = None) -> _Placement | None:
-        """Place job ``i`` slot by slot from ``a_i`` (None: fits nowhere).
-
-        In each slot: the PS site of :meth:`_ps_choice`; each site trains
-        its own remaining chunks with as many workers as fit; chunks left on
-        sites without room go to the sites with spare workers, cheapest
-        ``q^{rr'}`` first (ties: lowest index); each site then uses the
-        fewest workers that train what it received, ``ceil(E_i g / rho_i)``.
-        Stops when all chunks are trained or after slot ``limit``.
-        """
-        m = np.asarray(job.worker_demand, dtype=float)
-        n = np.asarray(job.ps_demand, dtype=float)
-        E, rho = job.epochs, float(job.rho)
-        per = rho / E  # chunks one worker trains per slot
-        empty = self._ps_choice((self.capacity, self.worker_cap), m, n, per, 1)
-        if empty is None or np.floor(per * empty[1] + EPS).sum() < 1:
-            return None  # cannot train a single chunk even on empty sites
-        left = np.asarray(job.data, dtype=np.int64).copy()
-        workers, ps, data = [], [], []
-        usage: dict[int, np.ndarray] = {}
-        t, every = job.arrival, True
-        while left.sum() > 0 and (limit is None or t <= limit):
-            res = self._residual(t)
-            choice = self._ps_choice(res, m, n, per, int(left.sum()))
-            if choice is None:
-                every = False
-                t += 1
-                continue
-            p, cap = choice
-            room = np.floor(per * cap + EPS).astype(np.int64)  # chunks per site
-            local = np.minimum(left, room)
-            load = local.copy()
-            g = {(r, r): int(local[r]) for r in np.flatnonzero(local)}
-            rest = left - local
-            for r in np.flatnonzero(rest):
-                spare = (room - load)[self.order[r]]
-                before = np.concatenate(([0], np.cumsum(spare)[:-1]))
-                take = np.clip(rest[r] - before, 0, spare)
-                for dst, x in zip(self.order[r][take > 0], take[take > 0], strict=True):
-                    g[(int(r), int(dst))] = int(x)
-                    load[dst] += x
-                rest[r] -= take.sum()
-            y = np.ceil(E * load / rho - EPS).astype(np.int64)
-            use = np.zeros((2, *self.capacity.shape))
-            use[0] = np.outer(y, m)
-            use[1, p] = n
-            usage[t] = use
-            ps.append((i, t, p))
-            workers.extend((i, t, int(r), int(y[r])) for r in np.flatnonzero(y))
-            data.extend((i, t, r, d, x) for (r, d), x in sorted(g.items()))
-            left = rest
-            t += 1
-        done = t - 1 if left.sum() == 0 else t
-        return _Placement(i, int(done), every, workers, ps, data, usage)
-
-    def commit(self, placed: _Placement) -> None:
-        """Subtract the placement's usage from the residual capacity."""
-        for t, use in placed.usage.items():
-            self.used[t] = self.used.get(t, 0.0) + use
-
-
 def local_first(inst: OkitaInstance, ps_share: float = PS_SHARE) -> OkitaSchedule:
     """Every job, in arrival order, trains as much as fits as early as it can.
 
     Job ``i`` is placed into the capacity the earlier jobs left, from slot
-    ``a_i`` on, one slot at a time (rule in :meth:`_Fitter.place`): one PS
+    ``a_i`` on, one slot at a time (rule in
+    :meth:`optsched.okita.instance._Fitter.place`): one PS
     per slot on the site that lets the job train the most chunks, its own
     chunks trained locally where workers fit, the rest sent to the cheapest
     sites with spare workers.  The PS is kept in every slot until the job

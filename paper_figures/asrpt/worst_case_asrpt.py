@@ -4,11 +4,11 @@ Not a figure of the paper.  Searches the instances of the paper's demo size
 for the one maximising the certified ratio of its own online algorithm,
 with both methods of ``optsched.core.adversary``; every point is a proven
 ratio or the lower end of its interval.  The paper's proven bound: Theorem 1: an instance-dependent expression in rho, tau, G, g_max and the prediction error.
-Grid, rows and claims: ``adversary.search_spec``; results beside the
+Grid, rows and claims: ``worst_case_spec.search_spec``; results beside the
 random-instance means: ``benchmarks/worst_case_bench.py``,
 docs/worst_case.md.
 """
 
-from optsched.core import adversary
+from optsched.core import worst_case_spec
 
-SPEC = adversary.search_spec("asrpt", ("asrpt",), doc=__doc__)
+SPEC = worst_case_spec.search_spec("asrpt", ("asrpt",), doc=__doc__)

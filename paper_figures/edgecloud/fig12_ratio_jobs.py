@@ -21,27 +21,11 @@ at most 3 chunks per job (``ex.REDUCED``), 5 edge servers.  Note that ILP
 and 6 jobs on 2 servers, 10 s.
 """
 
-from optsched.core.experiment import Experiment
 from optsched.edgecloud import experiments as ex
 
-X = "n_jobs"
-
-SPEC = Experiment(
-    name="fig12_ratio_jobs",
-    paper="edgecloud",
-    ref="Fig. 12, Sec. V-C",
+SPEC = ex.ratio_figure(
+    12,
+    {"n_jobs": [25, 20, 15, 10, 5], "n_servers": 5},
+    {"n_jobs": [6, 3], "n_servers": 2},
     doc=__doc__,
-    task=ex.competitive_ratio,
-    grid={
-        "n_jobs": [25, 20, 15, 10, 5],
-        "n_servers": 5,
-        "seed": list(range(3)),
-        **ex.REDUCED,
-    },
-    quick={"n_jobs": [6, 3], "n_servers": 2, "seed": [0], **ex.REDUCED_QUICK},
-    columns=ex.RATIO_COLUMNS,
-    sort=[X, "seed", "eps"],
-    plot=ex.plot_ratio(X, "Fig. 12: competitive ratio of A_online vs J"),
-    summary=ex.summarize_ratio(X),
-    claims=ex.ratio_claims(X),
 )

@@ -18,36 +18,18 @@ scheme runs past ``T`` (``past_T``).  Rows: one per instance x scheme.
 Full: 50-300 jobs x 5 seeds; quick: 10 and 30 jobs on 5 servers, 1 seed.
 """
 
-from optsched.core.experiment import Claim, Experiment
+from optsched.core.experiment import Claim
 from optsched.edgecloud import experiments as ex
 
 X = "n_jobs"
 
-SPEC = Experiment(
-    name="fig7_jct_rate_jobs",
-    paper="edgecloud",
-    ref="Fig. 7, Sec. V-C",
+SPEC = ex.jct_figure(
+    7,
+    X,
+    "jct_rate",
     doc=__doc__,
-    task=ex.jct_rate,
-    grid=ex.BY_JOBS,
-    quick=ex.BY_JOBS_QUICK,
-    columns=ex.JCT_COLUMNS,
-    sort=[X, "seed", "scheme"],
-    plot=ex.plot_lines(
-        X,
-        "jct_rate",
-        "JCT rate (total JCT / SRTF's)",
-        "Fig. 7: JCT rate vs J",
-        log=True,
-    ),
-    summary=ex.summarize_jct(X),
     claims=[
-        ex.always(
-            "A_online-E beats SRTF and Tiresias-L",
-            X,
-            "a_online_e",
-            ("srtf", "tiresias_l"),
-        ),
+        ex.edge_only_claim(X),
         ex.always(
             "A_online beats A_online-E and BatchSche",
             X,
@@ -61,27 +43,20 @@ SPEC = Experiment(
             holds=lambda v: v < 0,
             fmt="{:+.3f}",
         ),
-        Claim(
-            "up to 40% lower JCT than SRTF (A_online, largest reduction over J)",
-            0.40,
-            lambda df: ex.reduction(df, X, "a_online", "srtf").max(),
-            holds=lambda v: abs(v - 0.40) <= 0.10,
-            fmt="{:.0%}",
-        ),
-        Claim(
-            "up to 35% lower JCT than Tiresias-L (A_online, largest reduction over J)",
-            0.35,
-            lambda df: ex.reduction(df, X, "a_online", "tiresias_l").max(),
-            holds=lambda v: abs(v - 0.35) <= 0.10,
-            fmt="{:.0%}",
-        ),
-        Claim(
-            "up to 50% lower JCT than BatchSche (A_online, largest reduction over J)",
-            0.50,
-            lambda df: ex.reduction(df, X, "a_online", "batchsche").max(),
-            holds=lambda v: abs(v - 0.50) <= 0.10,
-            fmt="{:.0%}",
-        ),
+        *[
+            Claim(
+                f"up to {paper:.0%} lower JCT than {ex.LABELS[other]} (A_online, largest reduction over J)",
+                paper,
+                lambda df, other=other: ex.reduction(df, X, "a_online", other).max(),
+                holds=lambda v, paper=paper: abs(v - paper) <= 0.10,
+                fmt="{:.0%}",
+            )
+            for other, paper in (
+                ("srtf", 0.40),
+                ("tiresias_l", 0.35),
+                ("batchsche", 0.50),
+            )
+        ],
         Claim(
             "offered edge load over J (ours; the paper gives none)",
             "-",

@@ -12,36 +12,18 @@ Rows: one per instance x scheme.  Full: 5 server counts x 5 seeds; quick:
 3 and 6 servers, 20 jobs, 1 seed.
 """
 
-from optsched.core.experiment import Claim, Experiment
+from optsched.core.experiment import Claim
 from optsched.edgecloud import experiments as ex
 
 X = "n_servers"
 
-SPEC = Experiment(
-    name="fig8_jct_rate_servers",
-    paper="edgecloud",
-    ref="Fig. 8, Sec. V-C",
+SPEC = ex.jct_figure(
+    8,
+    X,
+    "jct_rate",
     doc=__doc__,
-    task=ex.jct_rate,
-    grid=ex.BY_SERVERS,
-    quick=ex.BY_SERVERS_QUICK,
-    columns=ex.JCT_COLUMNS,
-    sort=[X, "seed", "scheme"],
-    plot=ex.plot_lines(
-        X,
-        "jct_rate",
-        "JCT rate (total JCT / SRTF's)",
-        "Fig. 8: JCT rate vs S",
-        log=True,
-    ),
-    summary=ex.summarize_jct(X),
     claims=[
-        ex.always(
-            "A_online-E beats SRTF and Tiresias-L",
-            X,
-            "a_online_e",
-            ("srtf", "tiresias_l"),
-        ),
+        ex.edge_only_claim(X),
         ex.always(
             "A_online beats every other scheme",
             X,

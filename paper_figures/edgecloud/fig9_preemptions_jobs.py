@@ -11,40 +11,18 @@ is the checker's: a chunk that resumes after a gap counts once per gap
 (BatchSche never preempts and is left out of the plot).
 """
 
-from optsched.core.experiment import Claim, Experiment
+from optsched.core.experiment import Claim
 from optsched.edgecloud import experiments as ex
 
 X = "n_jobs"
 
-SPEC = Experiment(
-    name="fig9_preemptions_jobs",
-    paper="edgecloud",
-    ref="Fig. 9, Sec. V-C",
+SPEC = ex.jct_figure(
+    9,
+    X,
+    "preemptions",
     doc=__doc__,
-    task=ex.jct_rate,
-    grid=ex.BY_JOBS,
-    quick=ex.BY_JOBS_QUICK,
-    columns=ex.JCT_COLUMNS,
-    sort=[X, "seed", "scheme"],
-    plot=ex.plot_lines(
-        X,
-        "preemptions",
-        "preemptions (total)",
-        "Fig. 9: preemption frequency vs J",
-        ex.PREEMPTIVE,
-    ),
-    summary=lambda df: ex.mean_by(df, X, "preemptions"),
     claims=[
-        ex.always(
-            "A_online preempts less than A_online-E",
-            X,
-            "a_online",
-            ("a_online_e",),
-            "preemptions",
-        ),
-        ex.always(
-            "A_online preempts more than SRTF", X, "srtf", ("a_online",), "preemptions"
-        ),
+        *ex.preemption_claims(X),
         *[
             Claim(
                 f"preemptions of {ex.LABELS[s]} grow with J (most minus fewest jobs)",

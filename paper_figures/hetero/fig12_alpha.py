@@ -16,7 +16,7 @@ VGG-19, AlexNet) and GPU counts for the paper's heterogeneity degree
 ``H = 1.15`` (35): ``generate(seed, 4, 15, models=first four,
 heterogeneity=1.15)`` (8 T4, 5 P100, 2 V100); the seed only permutes the job
 order, so one seed is used.  For ``N`` in 20/40/60 and ``alpha`` in 0, 0.1,
-..., 0.9 we run ``p.run("jps", inst, n_samples=N, alpha=alpha, seed=r)`` for
+..., 0.9 we run ``p.run("jps", inst, seed=r, params=JpsParams(n_samples=N, alpha=alpha))`` for
 100 sampler seeds ``r = 0..99`` (the paper's "100 rounds"; ``beta = 1``,
 prioritising and Alg. 2's market as in the paper's defaults) and re-evaluate
 every placement with the checker.  Plotted: the mean over the seeds and the

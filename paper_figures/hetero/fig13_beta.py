@@ -11,7 +11,8 @@ What we do: the instance of Fig. 12 (first four jobs of Table III, GPU counts
 for ``H = 1.15``: ``generate(seed, 4, 15, models=first four,
 heterogeneity=1.15)``, 8 T4, 5 P100, 2 V100).  For ``N`` in 40 (the figure)
 and 60 (the text's numbers) and ``beta`` in 0, 0.1, ..., 1 we run
-``p.run("jps", inst, n_samples=N, alpha=0.7, beta=beta, seed=r)`` for 100
+``p.run("jps", inst, seed=r, params=JpsParams(n_samples=N, alpha=0.7,
+beta=beta))`` for 100
 sampler seeds ``r = 0..99`` and re-evaluate every placement with the checker:
 ``avg_jct`` is the checker's objective (8) and ``fairness`` the fairness
 degree (33) of the checker's per-job JCTs (``fairness_degree(inst, ev.jct)``,

@@ -23,7 +23,7 @@ row carries the interval ``[avg_jct / incumbent, avg_jct / bound]``
 Readings and choices
 --------------------
 * *100 rounds of JPS* = sampler seeds ``0..99`` (``p.run("jps", inst,
-  n_samples=N, seed=r)``) on the same instance; the rest of JPS is at the
+  seed=r, params=JpsParams(n_samples=N))``) on the same instance; the rest of JPS is at the
   paper's defaults (``alpha = 0.7``, ``beta = 1``, prioritising, Alg. 2's
   market).  One CSV row per round.  The *90% confidence interval* is read
   as the t-interval of the mean over the rounds (``ci90_lo``/``ci90_hi`` of

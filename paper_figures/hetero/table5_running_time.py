@@ -33,7 +33,7 @@ re-evaluated by the checker (``avg_jct``).  Schemes (column ``scheme``):
   ``has`` runs the categories' markets on all of numba's threads, column
   ``threads``, while the category samples below run one market each);
 * ``has_category`` (``kind == "category_sample"``): HAS restricted to one
-  category (``p.run("has", inst, categories=[c])``: one market plus the
+  category (``p.run("has", inst, params=HasParams(categories=[c]))``: one market plus the
   category's JCT), for ``n_timed`` categories (30, quick 3) drawn
   uniformly without replacement from all of ``Psi``
   (``numpy.random.default_rng(seed)``, unranked with ``category_at``), at

@@ -5,7 +5,7 @@ The paper feeds OASiS estimates of ``U_1^r / L_1`` and ``U_2^r / L_2`` at
 reports that *underestimation gives a higher total utility than
 overestimation when resources are scarce* (Sec. V-A, "Results").
 
-We run ``p.run("oasis", inst, ul_scale=x)`` (which multiplies ``U^r / L``
+We run ``p.run("oasis", inst, params=OasisParams(ul_scale=x))`` (which multiplies ``U^r / L``
 and keeps ``L``) on the same instances for every ``x`` (``ex.ul_estimates``),
 ``T = 300``, for job counts from abundant to scarce resources (offered worker
 load in column ``load``).  Column ``ln_max_ul`` records ``ln max_r U/L``:

@@ -12,7 +12,6 @@ mean total cost varies by at most 10% (our threshold).  Full: 7 settings x
 3 seeds; quick: 2 settings on the quick instance.
 """
 
-from optsched.core.experiment import Claim, Experiment
 from optsched.okita import experiments as ex
 
 BETAS = [
@@ -29,32 +28,12 @@ SETTINGS = [
     for b1, b2, b3 in BETAS
 ]
 
-SPEC = Experiment(
-    name="fig12_beta",
-    paper="okita",
-    ref="Fig. 12, Sec. V-C",
+SPEC = ex.setting_figure(
+    12,
+    "fig12_beta",
+    SETTINGS,
+    [SETTINGS[0], SETTINGS[2]],
+    title="Fig. 12: beta1 / beta2 / beta3",
+    over="the betas",
     doc=__doc__,
-    task=ex.total_cost,
-    grid=[
-        {**ex.SIM, **s, "seed": list(range(3)), "schemes": ("okita",)} for s in SETTINGS
-    ],
-    quick=[
-        {**ex.SIM_QUICK, **s, "seed": [0], "schemes": ("okita",)}
-        for s in (SETTINGS[0], SETTINGS[2])
-    ],
-    columns=ex.COST_COLUMNS,
-    sort=["setting", "seed"],
-    plot=ex.bars(
-        "setting", "total", "total cost (2)", "Fig. 12: beta1 / beta2 / beta3"
-    ),
-    summary=lambda df: ex.mean_by(df, "setting"),
-    claims=[
-        Claim(
-            "total cost roughly equal over the betas ((max - min) / min of the means)",
-            "roughly equal",
-            ex.spread,
-            holds=lambda v: v <= 0.10,
-            fmt="{:.1%}",
-        ),
-    ],
 )

@@ -12,22 +12,6 @@ checked with ``T`` extended to the makespan (``past_T``).  Full: 5 values of
 R x 3 seeds; quick: R = 3, 5 with 6 jobs, ``T = 30``.
 """
 
-from optsched.core.experiment import Experiment
 from optsched.okita import experiments as ex
 
-X = "n_sites"
-
-SPEC = Experiment(
-    name="fig9_cost_sites",
-    paper="okita",
-    ref="Fig. 9, Sec. V-C",
-    doc=__doc__,
-    task=ex.total_cost,
-    grid={**ex.SIM, X: [10, 20, 30, 40, 50], "seed": list(range(3))},
-    quick={**ex.SIM_QUICK, X: [3, 5], "seed": [0]},
-    columns=ex.COST_COLUMNS,
-    sort=[X, "seed", "scheme"],
-    plot=ex.lines(X, "total", "total cost (2)", "Fig. 9: total cost vs R"),
-    summary=ex.summarize_cost(X),
-    claims=ex.cost_claims(X, "R"),
-)
+SPEC = ex.cost_figure(9, "n_sites", [10, 20, 30, 40, 50], [3, 5], doc=__doc__)

@@ -9,7 +9,7 @@ import pytest
 
 from optsched.asrpt import AsrptInstance, Job, Stage, check
 from optsched.asrpt.baselines import spjf, spwf, wcs_duration, wcs_subtime, wcs_workload
-from optsched.asrpt.online import asrpt, asrpt_eager, asrpt_perfect
+from optsched.asrpt.online import AsrptParams, asrpt, asrpt_eager, asrpt_perfect
 from optsched.asrpt.sim import select, srpt
 from optsched.asrpt.timing import Cluster
 
@@ -76,21 +76,21 @@ def test_comm_heavy_job_waits_within_its_window():
     # 1.002) and D starts there on one server (alpha 501 < kappa = 980).
     jobs = (Job(0, 3, 3.0, ONE), Job(0, 4, 4.0, LIGHT), Job(2, 8, 4.0, HEAVY))
     inst = AsrptInstance(C, jobs)
-    s = asrpt(inst, tau=2.0)
+    s = asrpt(inst, params=AsrptParams(tau=2.0))
     assert s.start == (1, 2, 5)
     assert s.servers[1] == (0, 1) and len(s.servers[2]) == 1
     ev = check(inst, s)
     assert ev.completion.tolist() == pytest.approx([4.0, 2 + 2.96, 5 + 8 * 0.501])
     assert s.meta["comm_heavy_delays"] == 1
     # tau = 0: no window, D starts split at 4 (8 x 0.980 slots)
-    s0 = asrpt(inst, tau=0.0)
+    s0 = asrpt(inst, params=AsrptParams(tau=0.0))
     assert s0.start == (1, 2, 4)
     assert check(inst, s0).completion[2] == pytest.approx(4 + 8 * 0.98)
     # the window ends without a better placement: start at its last slot
     # (E underestimated: n = 40, n~ = 4, so it still holds its GPUs)
     late = AsrptInstance(C, (Job(0, 3, 3.0, ONE), Job(0, 40, 4.0, LIGHT),
                              Job(2, 8, 4.0, HEAVY)))  # fmt: skip
-    s2 = asrpt(late, tau=2.0)
+    s2 = asrpt(late, params=AsrptParams(tau=2.0))
     assert s2.start[2] == 4 + 2 and len(s2.servers[2]) == 2
 
 

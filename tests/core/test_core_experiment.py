@@ -12,7 +12,7 @@ from matplotlib.figure import Figure
 import optsched
 from optsched.cli import main
 from optsched.core import experiment as E
-from optsched.core import plots
+from optsched.core import optima, plots
 
 
 def toy_task(task: dict) -> list[dict]:
@@ -171,8 +171,8 @@ def test_optimum_is_solved_once_per_instance(monkeypatch):
     import dataclasses
 
     fake = dataclasses.replace(p, solve_offline=counting)
-    monkeypatch.setattr(E, "get_paper", lambda key: fake)
-    monkeypatch.setattr(E, "_OPTIMA", {})
+    monkeypatch.setattr(optima, "get_paper", lambda key: fake)
+    monkeypatch.setattr(optima, "_OPTIMA", {})
     a = E.optimum("oasis", inst, time_limit=30)
     b = E.optimum("oasis", type(inst).from_json(inst.to_json()), time_limit=30)
     assert a is b and len(calls) == 1 and a.status == "optimal"

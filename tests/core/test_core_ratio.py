@@ -232,36 +232,24 @@ def test_declared_infeasible_rows_are_kept_and_counted():
 
 
 def test_undeclared_or_false_declarations_raise(monkeypatch):
-    """A checker rejection the algorithm did not declare raises (also a run
-    past T whose makespan understates it); so does a declaration the checker
-    contradicts."""
+    """A checker rejection the algorithm did not declare (in the typed
+    ``ps_gaps``) raises; so does a declaration the checker contradicts.  (A
+    run past T can no longer understate its horizon: it is read from the
+    rows, tests/core/test_protocols.py.)"""
     from optsched.core.errors import InfeasibleScheduleError, OptschedError
 
     real = optsched.get_paper("okita")
 
     def liar(inst, **kw):  # PS gaps (seed 34) but claims strict (2c)
-        s = real.run("okita", inst)
-        s.meta["ps_every_slot"] = True
-        return s
-
-    def short(inst, **kw):  # past T (seed 17) but claims to end by T
-        s = real.run("okita", inst)
-        s.meta["makespan"] = inst.n_slots
-        return s
+        return dataclasses.replace(real.run("okita", inst), ps_gaps=())
 
     def alarmist(inst, **kw):  # feasible (seed 16) but declares a violation
-        s = real.run("okita", inst)
-        s.meta["ps_every_slot"] = False
-        return s
+        return dataclasses.replace(real.run("okita", inst), ps_gaps=((0, 1),))
 
-    fake = dataclasses.replace(
-        real, algorithms={"liar": liar, "short": short, "alarmist": alarmist}
-    )
+    fake = dataclasses.replace(real, algorithms={"liar": liar, "alarmist": alarmist})
     monkeypatch.setattr(ratio_mod, "get_paper", lambda key: fake)
     size = {"n_sites": 3, "n_jobs": 3, "n_slots": 12}
     with pytest.raises(InfeasibleScheduleError):
         ratio_mod._one_instance(("okita", 0, 34, ["liar"], 30, size))
-    with pytest.raises(InfeasibleScheduleError):
-        ratio_mod._one_instance(("okita", 0, 17, ["short"], 30, size))
     with pytest.raises(OptschedError, match="declares"):
         ratio_mod._one_instance(("okita", 0, 16, ["alarmist"], 30, size))

@@ -5,7 +5,12 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from optsched.edgecloud.baselines import batchsche, srtf, tiresias_l
+from optsched.edgecloud.baselines import (
+    TiresiasParams,
+    batchsche,
+    srtf,
+    tiresias_l,
+)
 from optsched.edgecloud.check import check
 from optsched.edgecloud.instance import Job, generate
 from tests.edgecloud.test_edgecloud_online import COMMON, long_enough, tiny
@@ -63,19 +68,19 @@ def test_hand_trace_tiresias_demotes_after_threshold():
         Job(arrival=3, chunks=1, minibatches=2, epochs=1, delay=(1, 10), **COMMON),
     )
     assert inst.slot_hours == 1
-    sched = tiresias_l(inst, thresholds=(2.0,))
+    sched = tiresias_l(inst, params=TiresiasParams(thresholds=(2.0,)))
     ev = check(inst, sched)
     assert sched.algorithm == "tiresias_l"
     assert ev.objective == 6.0
     assert ev.completion.tolist() == [6, 4]
     assert runs_of(sched, 0) == [2, 3, 5, 6] and runs_of(sched, 1) == [4]
     assert ev.preemptions.tolist() == [1, 0]
-    fifo = check(inst, tiresias_l(inst, thresholds=()))
+    fifo = check(inst, tiresias_l(inst, params=TiresiasParams(thresholds=())))
     assert fifo.objective == 7.0 and fifo.completion.tolist() == [5, 6]
     # the defaults (10, 100) worker-hours are not reached here: FIFO as well
     assert check(inst, tiresias_l(inst)).objective == 7.0
     with pytest.raises(ValueError, match="thresholds"):
-        tiresias_l(inst, thresholds=(5.0, 2.0))
+        tiresias_l(inst, params=TiresiasParams(thresholds=(5.0, 2.0)))
 
 
 def test_hand_trace_batchsche_runs_one_batch_before_the_next():

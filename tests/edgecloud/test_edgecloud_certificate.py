@@ -25,7 +25,7 @@ from optsched.models.edgecloud_relax import build_ilp4
 from optsched.core.solver import solve
 from optsched.edgecloud.certificate import Certificate, certificate, dual_point_model
 from optsched.edgecloud.instance import EdgeCloudInstance, Job, generate
-from optsched.edgecloud.online import a_online
+from optsched.edgecloud.online import AOnlineParams, a_online
 from tests.edgecloud.instances import small
 from tests.edgecloud.test_edgecloud_online import COMMON, tiny
 
@@ -51,7 +51,9 @@ def hand_split() -> EdgeCloudInstance:
 @functools.cache
 def cert(seed: int, eps: float = 0.0) -> Certificate:
     inst = small(seed)
-    return certificate(inst, a_online(inst, speed=1 + eps), eps=eps)
+    return certificate(
+        inst, a_online(inst, params=AOnlineParams(speed=1 + eps)), eps=eps
+    )
 
 
 def model_violation(c: Certificate) -> float:
@@ -96,7 +98,7 @@ def test_hand_trace_lemmas_2_and_4_exact():
 def test_hand_trace_speed_lemma5():
     """At speed 2 (eps = 1) beta' = beta / 2 and the (11a) rows hold (Lemma 5)."""
     inst = hand_preemption()
-    c = certificate(inst, a_online(inst, speed=2.0), eps=1.0)
+    c = certificate(inst, a_online(inst, params=AOnlineParams(speed=2.0)), eps=1.0)
     assert c.lemma4 and c.lemma2 and model_violation(c) == 0.0
     assert sum(c.beta.values()) == pytest.approx(c.sum_beta / 2)
     # D_I = eps / (1 + eps) sum alpha (Lemma 4 + Lemma 5), Theorem 3's bounds

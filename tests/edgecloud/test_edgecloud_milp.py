@@ -347,7 +347,7 @@ def test_cloud_only_maps_and_is_an_upper_bound():
     model = build_model(inst)
     _assert_point_feasible(model, start_values(model, inst, witness))
     assert pyo.value(model.obj) == check(inst, witness).objective
-    res = solve_offline(inst, threads=1, mip_start=False)
+    res = solve_offline(inst, threads=1)
     assert res.status == "optimal"
     assert res.objective <= check(inst, witness).objective
 
@@ -380,7 +380,7 @@ def test_optimum_preempts():
         Job(arrival=2, minibatches=2, delay=(0, 10), **common),
     )
     inst = EdgeCloudInstance(6, 2, 2, (Server((1, 0), (1, 0)),), jobs)
-    res = solve_offline(inst, threads=1, mip_start=False)
+    res = solve_offline(inst, threads=1)
     assert res.status == "optimal"
     assert res.objective == 3.0 == brute_force(inst)[0]
     assert check(inst, res.schedule).n_preemptions == 1

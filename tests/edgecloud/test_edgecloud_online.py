@@ -9,7 +9,7 @@ from hypothesis import strategies as st
 
 from optsched.edgecloud.check import check
 from optsched.edgecloud.instance import EdgeCloudInstance, Job, Server, generate
-from optsched.edgecloud.online import a_online, a_online_e, sped_up
+from optsched.edgecloud.online import AOnlineParams, a_online, a_online_e, sped_up
 
 # m = 0.25 h, G = 0, 2q/b = 2 * 8 * 450 / 8 s = 0.25 h: Eq. (1) gives
 # n_j = 2 mini-batches/slot on the edge (zeta = 0) and 4 with zeta = 1.
@@ -157,7 +157,7 @@ def test_outputs_pass_the_checker(
     )
     fast = sped_up(inst, speed)
     for algo in (a_online, a_online_e):
-        sched = algo(inst, seed=seed % 7, speed=speed)
+        sched = algo(inst, seed=seed % 7, params=AOnlineParams(speed=speed))
         ev = check(long_enough(fast, sched), sched)
         tr = sched.meta["trace"]
         assert len(tr) == int(inst.D.sum())
@@ -211,8 +211,8 @@ def test_speed_augmentation_scales_rates():
     assert np.allclose(fast.rate, 1.5 * inst.rate)
     assert (fast.chunk_slots <= inst.chunk_slots).all()
     assert (fast.delay == inst.delay).all() and fast.n_slots == inst.n_slots
-    sched = a_online(inst, speed=1.5)
+    sched = a_online(inst, params=AOnlineParams(speed=1.5))
     assert sched.meta["speed"] == 1.5
     check(long_enough(fast, sched), sched)
     with pytest.raises(ValueError, match="speed"):
-        a_online(inst, speed=0.0)
+        a_online(inst, params=AOnlineParams(speed=0.0))

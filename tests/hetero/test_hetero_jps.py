@@ -11,6 +11,8 @@ from optsched.hetero.baselines import exhaustive
 from optsched.hetero.check import check
 from optsched.hetero.instance import HeteroInstance, Job, Worker, example, generate
 from optsched.hetero.online import (
+    HasParams,
+    JpsParams,
     JPSSample,
     categories_array,
     category_at,
@@ -153,7 +155,7 @@ def _homogeneous(S, m, communication, epochs=(10, 20, 30, 40)):
 def test_fairness_is_one_for_equal_allocation(communication):
     """K/S identical workers per job reproduce Lambda_i^[e] (32) exactly, so F = 1 (33)."""
     inst = _homogeneous(4, 3, communication)
-    p = has(inst, categories=[(3, 3, 3, 3)])
+    p = has(inst, params=HasParams(categories=[(3, 3, 3, 3)]))
     ev = check(inst, p)
     assert ev.jct == pytest.approx(equal_share_jct(inst), rel=1e-12)
     assert fairness_degree(inst, ev.jct) == pytest.approx(1.0, abs=1e-12)
@@ -168,7 +170,7 @@ def test_fairness_by_hand_two_jobs():
         communication=False,
     )
     assert equal_share_jct(inst).tolist() == pytest.approx([5.0, 5.0])
-    ev = check(inst, has(inst, categories=[(3, 1)]))
+    ev = check(inst, has(inst, params=HasParams(categories=[(3, 1)])))
     assert ev.jct.tolist() == pytest.approx([1000 / 300, 10.0])
     # x = (2/3, 2): (8/3)^2 / (2 (4/9 + 4)) = 0.8
     assert fairness_degree(inst, ev.jct) == pytest.approx(0.8)
@@ -208,7 +210,7 @@ def test_parameter_validation():
         {"p3": "lp"},
     ):
         with pytest.raises(ValueError):
-            jps(inst, **kw)
+            jps(inst, params=JpsParams(**kw))
 
 
 # ----------------------------------------------------------------- properties
@@ -230,12 +232,10 @@ def test_jps_passes_checker_and_records_its_choice(
     """Any JPS placement satisfies (8a)-(8d); meta records the sampled set, category and fairness."""
     p = jps(
         inst,
-        n_samples=n,
-        alpha=alpha,
-        beta=beta,
-        prioritise=prioritise,
-        p3=p3,
         seed=seed,
+        params=JpsParams(
+            n_samples=n, alpha=alpha, beta=beta, prioritise=prioritise, p3=p3
+        ),
     )
     ev = check(inst, p)
     n_psi = n_categories(inst.n_workers, inst.n_jobs)
@@ -260,7 +260,7 @@ def test_jps_passes_checker_and_records_its_choice(
 def test_jps_never_beats_exhaustive(inst, n, seed):
     """On exact throughputs JPS's average JCT (checker) is at least the exhaustive optimum."""
     opt = check(inst, exhaustive(inst)).objective
-    got = check(inst, jps(inst, n_samples=n, seed=seed)).objective
+    got = check(inst, jps(inst, seed=seed, params=JpsParams(n_samples=n))).objective
     assert got >= opt * (1 - 1e-12)
 
 
@@ -269,7 +269,10 @@ def test_jps_never_beats_exhaustive(inst, n, seed):
 def test_jps_with_all_categories_is_has(inst):
     """alpha = 0, N >= |Psi|, no prioritising, beta = 1: JPS returns HAS's placement."""
     n_psi = n_categories(inst.n_workers, inst.n_jobs)
-    p = jps(inst, n_samples=n_psi + 3, alpha=0.0, beta=1.0, prioritise=False)
+    p = jps(
+        inst,
+        params=JpsParams(n_samples=n_psi + 3, alpha=0.0, beta=1.0, prioritise=False),
+    )
     h = has(inst)
     assert p.meta["sampled_ids"] == list(range(1, n_psi + 1))
     assert p.category == h.category
@@ -281,14 +284,13 @@ def test_jps_with_all_categories_is_has(inst):
 def test_same_seed_same_result():
     """The seed fixes the sample: equal seeds give equal placements, other seeds other samples."""
     inst = generate(0, n_jobs=4, n_workers=15)
-    a = jps(inst, n_samples=20, seed=7)
-    b = jps(inst, n_samples=20, seed=7)
-    c = jps(inst, n_samples=20, seed=np.random.default_rng(7))
+    n20 = JpsParams(n_samples=20)
+    a = jps(inst, seed=7, params=n20)
+    b = jps(inst, seed=7, params=n20)
+    c = jps(inst, seed=np.random.default_rng(7), params=n20)  # type: ignore[arg-type]
     assert a.meta["sampled_ids"] == b.meta["sampled_ids"] == c.meta["sampled_ids"]
     assert np.array_equal(a.sigma, b.sigma) and a.category == b.category
-    others = {
-        tuple(jps(inst, n_samples=20, seed=s).meta["sampled_ids"]) for s in (8, 9)
-    }
+    others = {tuple(jps(inst, seed=s, params=n20).meta["sampled_ids"]) for s in (8, 9)}
     assert tuple(a.meta["sampled_ids"]) not in others
 
 
@@ -313,8 +315,7 @@ def test_prioritising_puts_heavy_jobs_last():
     order = priority_order(inst)
     key = inst.epochs * inst.dataset_size / inst.rho_hat.sum(axis=1)
     assert np.all(np.diff(key[order]) >= 0)
-    last = jps(
-        inst, n_samples=1, alpha=0.99
-    )  # only the last category (1, ..., 1, K-S+1)
+    # only the last category (1, ..., 1, K-S+1)
+    last = jps(inst, params=JpsParams(n_samples=1, alpha=0.99))
     assert last.category[order[-1]] == inst.n_workers - inst.n_jobs + 1
     assert isinstance(last, HeteroPlacement)

@@ -218,11 +218,14 @@ def test_mip_start_changes_the_search_not_the_optimum(seed: int) -> None:
     """solve_exact with and without the online start proves the same optimum, never above the start."""
     from optsched.models.hetero import start_placement
 
+    from optsched.hetero.paper import default_start
+
     inst = generate(seed, 3, 7)
-    sched, ev = start_placement(inst)
+    online = default_start(inst)
+    sched, ev = start_placement(inst, online)
     assert check(inst, sched).objective == pytest.approx(ev.objective)
-    a = solve_exact(inst, time_limit=60, threads=1, mip_start=True)
-    b = solve_exact(inst, time_limit=60, threads=1, mip_start=False)
+    a = solve_exact(inst, time_limit=60, threads=1, start=online)
+    b = solve_exact(inst, time_limit=60, threads=1)
     assert a.status == b.status == "optimal"
     assert a.objective == pytest.approx(b.objective, rel=1e-9)
     assert a.objective <= ev.objective + 1e-9

@@ -12,6 +12,7 @@ from scipy.optimize import linear_sum_assignment
 from optsched.hetero.check import check
 from optsched.hetero.instance import example, generate
 from optsched.hetero.online import (
+    HasParams,
     MarketCycleError,
     categories_array,
     enumerate_categories,
@@ -245,7 +246,7 @@ def test_has_decides_on_prediction():
 def test_has_category_restriction():
     """Restricting Psi restricts the search (used by sampling, Alg. 3)."""
     inst = example()
-    p = has(inst, categories=[(2, 2)])
+    p = has(inst, params=HasParams(categories=[(2, 2)]))
     assert p.category == (2, 2)
     assert check(inst, p).objective == pytest.approx(19_607.1, abs=0.05)
 

@@ -5,8 +5,6 @@ from __future__ import annotations
 import pyomo.environ as pyo
 import pytest
 from optsched.models.oasis import (
-    START_ALGORITHMS,
-    best_online_start,
     build_model,
     solve_offline,
     start_values,
@@ -14,6 +12,7 @@ from optsched.models.oasis import (
 from pyomo.core.expr.visitor import identify_variables
 
 import optsched
+from optsched.oasis.paper import START_ALGORITHMS, default_start
 
 SIZES = {"n_jobs": 6, "n_slots": 8, "n_worker_servers": 2, "n_ps_servers": 2}
 
@@ -62,9 +61,10 @@ def test_start_is_feasible_with_the_online_objective(seed: int, alg: str) -> Non
 def test_started_solve_equals_the_unstarted_optimum(seed: int) -> None:
     """The MIP start changes the search, never the proven optimum; both beat the start."""
     inst = optsched.get_paper("oasis").generate(seed=seed, **SIZES)
-    _, _, online = best_online_start(inst)
-    a = solve_offline(inst, time_limit=60, threads=1, mip_start=True)
-    b = solve_offline(inst, time_limit=60, threads=1, mip_start=False)
+    start = default_start(inst)
+    online = optsched.get_paper("oasis").check(inst, start).objective
+    a = solve_offline(inst, time_limit=60, threads=1, start=start)
+    b = solve_offline(inst, time_limit=60, threads=1)
     assert a.status == b.status == "optimal"
     assert a.objective == pytest.approx(b.objective, rel=1e-9)
     assert a.objective >= online - 1e-9
@@ -78,6 +78,6 @@ def test_highs_accepts_the_start(capfd: pytest.CaptureFixture[str]) -> None:
 
     inst = optsched.get_paper("oasis").generate(seed=3, **SIZES)
     model = build_model(inst)
-    start = start_values(model, inst, best_online_start(inst)[1])
+    start = start_values(model, inst, default_start(inst))
     solve(model, options=HIGHS_OPTIONS, start=start, verbose=True, threads=1)
     assert "MIP start solution is feasible" in capfd.readouterr().out

@@ -16,7 +16,14 @@ import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
-from optsched.oasis.baselines import dorm, drf, fifo, rrh
+from optsched.oasis.baselines import (
+    DormParams,
+    FifoParams,
+    dorm,
+    drf,
+    fifo,
+    rrh,
+)
 from optsched.oasis.check import check
 from optsched.oasis.instance import Job, OasisInstance, generate
 
@@ -160,7 +167,7 @@ def test_fifo_single_job_completion_slot():
 def test_fifo_explicit_worker_count():
     """With n_workers=3 the same job needs ceil(10/3) = 4 slots."""
     inst = cluster([job(1, 4, 10.0)], n_slots=10)
-    assert check(inst, fifo(inst, n_workers=3)).completion[0] == 4
+    assert check(inst, fifo(inst, params=FifoParams(n_workers=3))).completion[0] == 4
 
 
 def test_fifo_never_overtakes():
@@ -282,7 +289,7 @@ def test_dorm_full_fairness_is_drf_share():
     """With fairness=1 each job keeps at least its DRF share, here exactly 2 of 4."""
     # 2 + 2 workers in slots 1-2 complete both works of 3
     inst = cluster([job(1, 3, 3.0), job(1, 3, 3.0)], n_slots=6, gpus=4.0)
-    sched = dorm(inst, fairness=1.0)
+    sched = dorm(inst, params=DormParams(fairness=1.0))
     assert per_slot(sched, 0) == [2, 2, 0, 0, 0, 0]
     assert per_slot(sched, 1) == [2, 2, 0, 0, 0, 0]
 
@@ -313,11 +320,11 @@ def test_dorm_adjustment_limit_keeps_running_job():
         )
 
     inst = inst_(12)
-    sched = dorm(inst, max_adjust=0)
+    sched = dorm(inst, params=DormParams(max_adjust=0))
     assert per_slot(sched, 0) == [4] * 10 + [0, 0]
     assert per_slot(sched, 1) == [0, 1, 1, 1, 1] + [0] * 7
     check(inst, sched)
-    sched = dorm(inst, max_adjust=1)
+    sched = dorm(inst, params=DormParams(max_adjust=1))
     assert per_slot(sched, 0)[:2] == [4, 3]
     assert per_slot(sched, 1)[:3] == [0, 2, 2]
     check(inst, sched)
@@ -326,7 +333,7 @@ def test_dorm_adjustment_limit_keeps_running_job():
 def test_dorm_survives_tiny_time_limit():
     """Dorm with a 1 ms time limit still returns a schedule that passes the checker."""
     inst = generate(3, n_jobs=8, n_slots=12, n_worker_servers=3, n_ps_servers=3)
-    check(inst, dorm(inst, time_limit=1e-3))
+    check(inst, dorm(inst, params=DormParams(time_limit=1e-3)))
 
 
 # ------------------------------------------------- shared: unfinished jobs
@@ -347,8 +354,8 @@ def test_invalid_parameters_raise():
     """Out-of-range baseline parameters raise ValueError naming the parameter."""
     inst = cluster([job(1, 2, 2.0)], n_slots=3)
     with pytest.raises(ValueError, match="n_workers"):
-        fifo(inst, n_workers=0)
+        fifo(inst, params=FifoParams(n_workers=0))
     with pytest.raises(ValueError, match="fairness"):
-        dorm(inst, fairness=1.5)
+        dorm(inst, params=DormParams(fairness=1.5))
     with pytest.raises(ValueError, match="max_adjust"):
-        dorm(inst, max_adjust=-1)
+        dorm(inst, params=DormParams(max_adjust=-1))

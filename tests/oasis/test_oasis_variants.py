@@ -12,7 +12,7 @@ from optsched.models.oasis import solve_offline
 from optsched.oasis.check import check
 from optsched.oasis.duality import certificate
 from optsched.oasis.instance import ceil_eps, generate
-from optsched.oasis.online import oasis, price_params, primal_dual
+from optsched.oasis.online import OasisParams, oasis, price_params, primal_dual
 from optsched.oasis.variants import (
     CLASSES,
     VARIANTS,
@@ -56,7 +56,7 @@ def test_every_variant_is_registered_and_named():
 def test_primal_dual_with_the_literal_parameters_is_oasis():
     inst = generate(1, n_jobs=8, n_slots=12, n_worker_servers=2, n_ps_servers=2)
     pp = price_params(inst)
-    ref = oasis(inst, params=pp)
+    ref = oasis(inst, params=OasisParams(prices=pp))
     got = primal_dual(inst, [pp], np.zeros(inst.n_jobs, dtype=np.int64), "x")
     assert _same(ref, got)
     assert np.array_equal(ref.payoff, got.payoff)

@@ -17,7 +17,7 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from optsched.okita import check, drf, fifo, generate, oasis
-from optsched.okita.baselines import _shares, price_bounds
+from optsched.okita.baselines import BaselineParams, _shares, price_bounds
 from tests.okita.instances import hand_instance
 
 BASELINES = (fifo, drf, oasis)
@@ -146,7 +146,7 @@ def test_price_bounds_of_the_hand_instance():
 def test_max_slots_guard(algo):
     inst = generate(0, n_sites=2, n_jobs=6, n_slots=20)
     with pytest.raises(RuntimeError, match="max_slots"):
-        algo(inst, max_slots=1)
+        algo(inst, params=BaselineParams(max_slots=1))
 
 
 @settings(max_examples=40, deadline=None)

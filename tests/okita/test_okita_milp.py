@@ -316,8 +316,8 @@ def test_generated_optimum_below_local_first(seed):
 
 def test_no_start_same_optimum():
     inst = generate(5, 3, 3, 10)
-    a = solve_offline(inst, threads=1)
-    b = solve_offline(inst, threads=1, mip_start=False)
+    a = solve_offline(inst, threads=1, start=local_first(inst))
+    b = solve_offline(inst, threads=1)
     assert a.status == b.status == "optimal"
     assert a.objective == pytest.approx(b.objective, rel=1e-7)
 

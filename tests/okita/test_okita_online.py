@@ -56,7 +56,15 @@ import pytest
 
 from optsched.core.errors import InfeasibleScheduleError
 from optsched.okita import Job, LatencyCost, OkitaInstance, Site, check, generate
-from optsched.okita.online import dta, okita, pa, priority, q_metric, workload
+from optsched.okita.online import (
+    OkitaParams,
+    dta,
+    okita,
+    pa,
+    priority,
+    q_metric,
+    workload,
+)
 
 
 def _job(data, tau):
@@ -118,7 +126,7 @@ def test_hand_trace_delay():
 def test_hand_trace_printed_delay_drops_ps():
     """keep_ps_on_delay=False is line 19: no PS in slot 1, relaxed (2c) only."""
     inst = hand(1.0)
-    s = okita(inst, keep_ps_on_delay=False)
+    s = okita(inst, params=OkitaParams(keep_ps_on_delay=False))
     assert s.ps.tolist() == [[0, 1, 0], [1, 2, 0]]
     assert s.meta["ps_gaps"] == [(1, 1)] and s.meta["ps_every_slot"] is False
     with pytest.raises(InfeasibleScheduleError, match="2c"):
@@ -143,7 +151,7 @@ def test_hand_trace_migrate():
 
 def test_printed_duration_changes_estimate():
     """Reading 1: printed f(t + l - a) is one slot more (job 0: f(1) = 10)."""
-    s = okita(hand(1.0), printed_duration=True)
+    s = okita(hand(1.0), params=OkitaParams(printed_duration=True))
     assert s.meta["trace"][0]["est"] == pytest.approx(2.0 + 10.0)
 
 
@@ -152,7 +160,7 @@ def test_unplaceable_job_waits_then_max_slots():
     big = dataclasses.replace(_job((1, 0), 1.0), worker_demand=(4.0,))
     inst = dataclasses.replace(hand(1.0), jobs=(big,))
     with pytest.raises(RuntimeError, match="max_slots = 3"):
-        okita(inst, max_slots=3)
+        okita(inst, params=OkitaParams(max_slots=3))
 
 
 # ------------------------------------------------------------- metrics

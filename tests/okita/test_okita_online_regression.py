@@ -22,6 +22,7 @@ import numpy as np
 import pytest
 
 from optsched.okita import generate, okita
+from optsched.okita.online import OkitaParams
 
 REF = Path(__file__).resolve().parent / "data" / "okita_reference.json"
 
@@ -87,4 +88,4 @@ def digest(sched) -> str:
 def test_okita_reproduces_the_reference_bit_for_bit(key: str) -> None:
     ref = json.loads(REF.read_text())["digests"]
     gen, kw = CASES[key]
-    assert digest(okita(generate(**gen), **kw)) == ref[key]
+    assert digest(okita(generate(**gen), params=OkitaParams(**kw))) == ref[key]

@@ -16,7 +16,7 @@ import pytest
 import optsched
 from optsched.edgecloud import experiments as ex
 from optsched.edgecloud.instance import Job
-from optsched.edgecloud.online import sped_up
+from optsched.edgecloud.online import AOnlineParams, sped_up
 from tests.edgecloud.test_edgecloud_online import COMMON, tiny
 
 P = optsched.get_paper("edgecloud")
@@ -108,7 +108,9 @@ def test_competitive_ratio_bounds_are_ordered():
         eps = r["eps"]
         t3 = math.inf if eps == 0 else 1 + 1 / eps
         assert r["theorem3_ilp4"] == t3 and r["theorem3_minlp"] == d_max * t3
-        sched = P.run("a_online", inst, **({"speed": 1 + eps} if eps else {}))
+        sched = P.run(
+            "a_online", inst, params=AOnlineParams(speed=1 + eps) if eps else None
+        )
         done = ex.until_done(inst, int(sched.runs[:, 2].max()))
         assert r["alg_objective"] == P.check(sped_up(done, 1 + eps), sched).objective
     assert rows[0]["ratio"] >= 1.0 - 1e-9  # speed 1 never beats the optimum

@@ -11,6 +11,7 @@ import pytest
 import optsched
 from optsched.hetero.experiments import sensitivity as ex
 from optsched.hetero.instance import GPU_TYPES, MODELS
+from optsched.hetero.online import JpsParams
 
 TABLE3_FIRST4 = ["ResNet101", "ResNet18", "VGG19", "AlexNet"]
 #: A tiny task of the paper's default instance (S = 4, K = 15, H = 1.15).
@@ -57,10 +58,12 @@ def _rerun_jps(row: pd.Series):
     pl = p.run(
         "jps",
         inst,
-        n_samples=int(row["n_samples"]),
-        alpha=float(row["alpha"]),
-        beta=float(row["beta"]),
         seed=int(row["jps_seed"]),
+        params=JpsParams(
+            n_samples=int(row["n_samples"]),
+            alpha=float(row["alpha"]),
+            beta=float(row["beta"]),
+        ),
     )
     return p, inst, pl
 
@@ -288,7 +291,12 @@ def test_fig14_swap_jps_row_regenerates(quick_run) -> None:
     row = df[(df["setting"] == "swap") & (df["scheme"] == "jps")].iloc[-1]
     counts = tuple(int(x) for x in row["gpu_counts"].split("/"))
     p, inst = _instance(row, gpu_mix=counts)
-    pl = p.run("jps", inst, n_samples=int(row["n_samples"]), seed=int(row["jps_seed"]))
+    pl = p.run(
+        "jps",
+        inst,
+        seed=int(row["jps_seed"]),
+        params=JpsParams(n_samples=int(row["n_samples"])),
+    )
     assert p.check(inst, pl).objective == pytest.approx(row["avg_jct"], rel=1e-12)
 
 

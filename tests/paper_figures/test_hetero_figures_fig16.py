@@ -14,6 +14,7 @@ from optsched.core.errors import SolverError
 from optsched.core.registry import OfflineResult
 from optsched.hetero.baselines import equal_workload
 from optsched.hetero.experiments import scale
+from optsched.hetero.online import HasParams, JpsParams
 from optsched.hetero.schedule import HeteroPlacement, proportional_workload
 
 TOL = 1e-9
@@ -136,7 +137,7 @@ def test_workers_tiny_task_checked_and_certified(monkeypatch) -> None:
     assert opt["ratio_to_opt"] == 1.0 and opt["algorithm"] == "solve_offline"
     assert np.allclose(rows["avg_jct"], rows["ratio_to_opt"] * opt["avg_jct"])
     p, inst = _instance(rows.iloc[0])
-    pl = p.run("jps", inst, n_samples=40, seed=0, p3="exact")
+    pl = p.run("jps", inst, params=JpsParams(n_samples=40, p3="exact"))
     jps = rows.set_index("scheme").loc["jps_exact"]
     assert p.check(inst, pl).objective == pytest.approx(jps["avg_jct"], rel=1e-12)
     # an "optimum" above a checked placement is a solver error, not a ratio < 1
@@ -260,7 +261,9 @@ def test_fig16_jps_row_regenerates(quick_run) -> None:
     df = _csv(quick_run, "fig16_workers")
     row = df[(df["scheme"] == "jps_market") & (df["n_workers"] == 30)].iloc[0]
     p, inst = _instance(row)
-    pl = p.run("jps", inst, n_samples=int(row["n_samples"]), seed=0, p3="market")
+    pl = p.run(
+        "jps", inst, params=JpsParams(n_samples=int(row["n_samples"]), p3="market")
+    )
     assert p.check(inst, pl).objective == pytest.approx(row["avg_jct"], rel=1e-12)
 
 
@@ -342,7 +345,7 @@ def test_table5_paper_numbers_and_rows(quick_run) -> None:
     # both P3 solvers reach the same total throughput; here they also give one JCT
     row = measured[measured["scheme"] == "jps_exact"].iloc[0]
     p, inst = _instance(row)
-    pl = p.run("jps", inst, n_samples=40, seed=0, p3="exact")
+    pl = p.run("jps", inst, params=JpsParams(n_samples=40, p3="exact"))
     assert p.check(inst, pl).objective == pytest.approx(row["avg_jct"], rel=1e-12)
     assert (df["n_psi"] == [math.comb(k - 1, 3) for k in df["n_workers"]]).all()
 
@@ -364,7 +367,7 @@ def test_table5_has_extrapolation(quick_run) -> None:
         cat = tuple(int(x) for x in row["category"].split("-"))
         assert len(cat) == 4 and min(cat) >= 1 and sum(cat) == K
         _, inst = _instance(row)
-        pl = p.run("has", inst, categories=[cat])
+        pl = p.run("has", inst, params=HasParams(categories=[cat]))
         assert p.check(inst, pl).objective == pytest.approx(row["avg_jct"], rel=1e-12)
     # the draw is reproducible from the instance seed
     cats = scale.sample_categories(K, 4, 3, int(samp["seed"].iloc[0]))

@@ -11,6 +11,7 @@ import pytest
 import optsched
 from optsched.hetero.experiments import resets as ex
 from optsched.hetero.experiments.common import gpu_counts
+from optsched.hetero.online import JpsParams
 from optsched.hetero.simulate import simulate
 
 FIG17, FIG18 = "fig17_reset_events", "fig18_gavel_scale"
@@ -122,7 +123,10 @@ def test_fig17_static_equals_checker_jct(fig17: pd.DataFrame) -> None:
         inst = ex.task_instance(row)
         params = {}
         if row["scheme"] == "jps":
-            params = {"n_samples": int(row["n_samples"]), "seed": int(row["jps_seed"])}
+            params = {
+                "seed": int(row["jps_seed"]),
+                "params": JpsParams(n_samples=int(row["n_samples"])),
+            }
         ev = p.check(inst, p.run(row["scheme"], inst, **params))
         np.testing.assert_allclose(_completion(row), ev.jct, rtol=1e-9, atol=1e-5)
         assert ev.objective == pytest.approx(row["check_avg_jct"], rel=1e-9)

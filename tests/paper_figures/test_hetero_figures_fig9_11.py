@@ -13,6 +13,7 @@ from optsched.core import experiment
 from optsched.core.errors import SolverError
 from optsched.core.registry import OfflineResult
 from optsched.hetero.experiments import jct
+from optsched.hetero.online import JpsParams
 from optsched.hetero.paper import solve_by_enumeration
 
 #: Table III order (the ``h115`` setting takes the first S jobs).
@@ -102,7 +103,7 @@ def test_tiny_task_rows_in_documented_order() -> None:
     assert math.isnan(rows["heterogeneity_target"].iloc[0])
     p, inst = _instance(rows.iloc[0])
     last = rows.iloc[-1]
-    pl = p.run("jps", inst, n_samples=20, seed=1)
+    pl = p.run("jps", inst, seed=1, params=JpsParams(n_samples=20))
     assert p.check(inst, pl).objective == pytest.approx(last["avg_jct"], rel=1e-12)
     capped = jct.normalized_jct({**task, "has_max_workers": 3})
     assert "has" not in {r["scheme"] for r in capped}
@@ -220,7 +221,12 @@ def test_fig9_rows_regenerate(quick_run) -> None:
     p, inst = _instance(row)
     counts = "/".join(str(inst.gpu.count(g)) for g in ("T4", "P100", "V100"))
     assert counts == row["gpu_counts"]
-    pl = p.run("jps", inst, n_samples=int(row["n_samples"]), seed=int(row["jps_seed"]))
+    pl = p.run(
+        "jps",
+        inst,
+        seed=int(row["jps_seed"]),
+        params=JpsParams(n_samples=int(row["n_samples"])),
+    )
     ev = p.check(inst, pl)
     assert ev.objective == pytest.approx(row["avg_jct"], rel=1e-12)
     assert "-".join(str(int(x)) for x in ev.n_workers) == row["category"]

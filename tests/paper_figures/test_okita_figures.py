@@ -16,6 +16,7 @@ import optsched
 from optsched.core.errors import InfeasibleScheduleError
 from optsched.okita import check, okita
 from optsched.okita import experiments as ex
+from optsched.okita.online import OkitaParams
 from tests.okita.instances import hand_instance
 
 P = optsched.get_paper("okita")
@@ -36,7 +37,7 @@ def test_total_cost_rows_match_fresh_runs_and_checker():
     task = {"seed": 0, **ex.SIM_QUICK, "schemes": ("okita",), "alpha1": 2.0}
     (row,) = ex.total_cost(task)
     inst = optsched.okita.generate(0, **{k: task[k] for k in ex.SIM_QUICK})
-    sched = okita(inst, alpha1=2.0)
+    sched = okita(inst, params=OkitaParams(alpha1=2.0))
     ev = check(ex.until_done(inst, sched.meta["makespan"]), sched)
     assert row["scheme"] == "okita" and row["alpha1"] == 2.0
     assert row["total"] == pytest.approx(ev.objective)

@@ -48,6 +48,7 @@ import numpy as np
 import pandas as pd
 
 from optsched.core.experiment import Cells, optimum
+from optsched.core.ratio import best_start
 from optsched.hetero.baselines import _placement
 from optsched.hetero.instance import HeteroInstance
 from optsched.hetero.online import enumerate_categories, exact_p3, has_categories
@@ -111,7 +112,9 @@ def fig9_readings(task: dict[str, Any]) -> list[dict[str, Any]]:
     inst = make_instance(
         task["setting"], task["seed"], task["n_jobs"], task["n_workers"]
     )
-    opt = optimum("hetero", inst, time_limit=task["time_limit"])
+    opt = optimum(
+        "hetero", inst, time_limit=task["time_limit"], start=best_start("hetero", inst)
+    )
     runs = [("optimus", -1), ("optimus_lb", -1), ("has", -1)]
     runs += [("jps_n60", r) for r in range(task["rounds"])]
     assignments = {}

@@ -30,8 +30,10 @@ from matplotlib.figure import Figure
 
 from optsched.core.experiment import Span, optimum
 from optsched.core.plots import Bars
+from optsched.core.ratio import best_start
 from optsched.hetero.check import HeteroEvaluation
 from optsched.hetero.instance import MODELS, HeteroInstance
+from optsched.hetero.online import JpsParams
 from optsched.hetero.schedule import HeteroPlacement
 from optsched.hetero.simulate import SimulationResult, simulate
 
@@ -232,7 +234,10 @@ def _runs(task: Mapping[str, Any]) -> list[tuple[str, dict[str, Any] | None]]:
         (s, None) for s in SCHEMES if s != "jps"
     ]
     n = task["n_samples"]
-    runs += [("jps", {"n_samples": n, "seed": r}) for r in range(task["jps_seeds"])]
+    runs += [
+        ("jps", {"seed": r, "params": JpsParams(n_samples=n)})
+        for r in range(task["jps_seeds"])
+    ]
     return runs
 
 
@@ -246,7 +251,7 @@ def policy_rows(
         runs.append(res)
         row = {"scheme": scheme, "mode": mode, "round_s": math.nan}
         if params is not None:
-            row.update(n_samples=params["n_samples"], jps_seed=params["seed"])
+            row.update(n_samples=params["params"].n_samples, jps_seed=params["seed"])
         row.update(timed_columns(res), check_avg_jct=float(ev0.objective))
         rows.append(row)
     static, dynamic = runs
@@ -265,7 +270,8 @@ def reset_events(task: dict[str, Any]) -> list[dict[str, Any]]:
     every static average JCT).
     """
     inst = task_instance(task)
-    opt = optimum("hetero", inst, time_limit=task["time_limit"], threads=1)
+    start = best_start("hetero", inst)  # the MIP start: best online placement
+    opt = optimum("hetero", inst, time_limit=task["time_limit"], threads=1, start=start)
     base = {**instance_columns(inst, task), "opt_objective": opt.objective}
     base["opt_status"] = opt.status
     rows: list[dict[str, Any]] = []

@@ -34,8 +34,15 @@ from matplotlib.figure import Figure
 from matplotlib.ticker import NullLocator
 
 from optsched.core.experiment import optimum, optimum_columns
+from optsched.core.ratio import best_start
 from optsched.hetero.instance import HeteroInstance
-from optsched.hetero.online import category_at, market, n_categories
+from optsched.hetero.online import (
+    HasParams,
+    JpsParams,
+    category_at,
+    market,
+    n_categories,
+)
 
 from .common import category, gpu_counts, make_instance, paper
 from .jct import timed
@@ -131,7 +138,8 @@ def run_fig16_scheme(inst: HeteroInstance, scheme: str) -> tuple[Any, float]:
     """Placement of a non-optimum scheme (JPS: ``N = 40``, sampler seed 0) and its wall time."""
     if scheme.startswith("jps_"):
         p3 = scheme.removeprefix("jps_")
-        return timed(lambda: paper().run("jps", inst, n_samples=JPS_N, seed=0, p3=p3))
+        params = JpsParams(n_samples=JPS_N, p3=p3)
+        return timed(lambda: paper().run("jps", inst, seed=0, params=params))
     return timed(lambda: paper().run(scheme, inst))
 
 
@@ -174,7 +182,10 @@ def workers(task: dict[str, Any]) -> list[dict[str, Any]]:
     schemes = fig16_schemes(task)
     opt = None
     if "optimum" in schemes:
-        opt = optimum("hetero", inst, time_limit=task["time_limit"], threads=1)
+        start = best_start("hetero", inst)  # the MIP start: best online placement
+        opt = optimum(
+            "hetero", inst, time_limit=task["time_limit"], threads=1, start=start
+        )
     base = {
         "seed": seed,
         "n_jobs": S,
@@ -420,8 +431,8 @@ def warm_up() -> None:
     inst = make_instance("mix111", 0, N_JOBS, 15)
     for name in ("optimus", "optimus_lb"):
         p.run(name, inst)
-    p.run("jps", inst, n_samples=2, p3="exact")
-    p.run("jps", inst, n_samples=2)
+    p.run("jps", inst, params=JpsParams(n_samples=2, p3="exact"))
+    p.run("jps", inst, params=JpsParams(n_samples=2))
 
 
 class _Timer:
@@ -444,18 +455,22 @@ class _Timer:
         algorithm: str,
         rep: int,
         kind: str = "measured",
-        **params: Any,
+        *,
+        seed: int = 0,
+        params: Any = None,
     ) -> None:
-        """Time ``p.run(algorithm, **params)``, check its placement, add the row."""
-        pl, dt = timed(lambda: paper().run(algorithm, self.inst, **params))
+        """Time ``p.run(algorithm, seed=seed, params=params)``, check it, add the row."""
+        pl, dt = timed(
+            lambda: paper().run(algorithm, self.inst, seed=seed, params=params)
+        )
         sample = kind == "category_sample"
         self.rows.append(
             {
                 **self.base,
                 "scheme": scheme,
                 "algorithm": algorithm,
-                "p3": params.get("p3", ""),
-                "n_samples": params.get("n_samples", math.nan),
+                "p3": getattr(params, "p3", ""),
+                "n_samples": getattr(params, "n_samples", math.nan),
                 "rep": rep,
                 "kind": kind,
                 "category": "-".join(str(int(x)) for x in pl.category)
@@ -474,7 +489,13 @@ class _Timer:
         for j, c in enumerate(
             sample_categories(self.K, self.base["n_jobs"], n_timed, seed)
         ):
-            self.time("has_category", "has", j, kind="category_sample", categories=[c])
+            self.time(
+                "has_category",
+                "has",
+                j,
+                kind="category_sample",
+                params=HasParams(categories=[c]),
+            )
         times = [r["runtime_s"] for r in self.rows if r["scheme"] == "has_category"]
         self.rows.append(
             {
@@ -501,9 +522,9 @@ def time_instance(seed: int, K: int, task: Mapping[str, Any]) -> list[dict[str, 
     for r in range(task["reps"]):
         t.time("optimus", "optimus", r)
         t.time("optimus_lb", "optimus_lb", r)
-        t.time("jps_exact", "jps", r, n_samples=JPS_N, seed=0, p3="exact")
+        t.time("jps_exact", "jps", r, params=JpsParams(n_samples=JPS_N, p3="exact"))
     if K <= task["market_max_k"]:
-        t.time("jps_market", "jps", 0, n_samples=JPS_N, seed=0, p3="market")
+        t.time("jps_market", "jps", 0, params=JpsParams(n_samples=JPS_N, p3="market"))
     if K <= task["has_full_max_k"]:
         t.time("has", "has", 0)
     if K in task["has_extrapolate_ks"] and task["n_timed"] > 0:

@@ -36,9 +36,10 @@ from matplotlib.figure import Figure
 
 from optsched.core.experiment import optimum, optimum_columns
 from optsched.core.plots import Line
+from optsched.core.ratio import best_start
 from optsched.core.registry import OfflineResult
 from optsched.hetero.instance import HeteroInstance
-from optsched.hetero.online import rear_start
+from optsched.hetero.online import JpsParams, rear_start
 from optsched.hetero.schedule import HeteroPlacement
 
 from . import common
@@ -209,29 +210,34 @@ def _meta_columns(meta: Mapping[str, Any]) -> dict[str, Any]:
     }
 
 
-def run_scheme(inst: HeteroInstance, scheme: str, **params: Any) -> dict[str, Any]:
-    """One timed ``p.run(scheme)`` and its checked columns."""
+def run_scheme(
+    inst: HeteroInstance,
+    scheme: str,
+    *,
+    seed: int | None = None,
+    params: JpsParams | None = None,
+) -> dict[str, Any]:
+    """One timed ``p.run(scheme)`` and its checked columns (``jps_seed``: ``seed``)."""
     t0 = time.perf_counter()
-    pl = paper().run(scheme, inst, **params)
+    pl = paper().run(scheme, inst, seed=0 if seed is None else seed, params=params)
     runtime = time.perf_counter() - t0
     return {
         "scheme": scheme,
-        "n_samples": params.get("n_samples"),
-        "jps_seed": params.get("seed"),
+        "n_samples": None if params is None else params.n_samples,
+        "jps_seed": seed,
         **_meta_columns(pl.meta),
         **checked(inst, pl),
         "alg_runtime_s": runtime,
     }
 
 
-def _jps_params(task: Mapping[str, Any], seed: int) -> dict[str, Any]:
-    """``p.run("jps")`` keywords of a task (paper defaults for ``alpha``, ``beta``)."""
-    return {
-        "n_samples": task["n_samples"],
-        "alpha": task.get("alpha", JPS_ALPHA),
-        "beta": task.get("beta", JPS_BETA),
-        "seed": seed,
-    }
+def _jps_params(task: Mapping[str, Any]) -> JpsParams:
+    """``p.run("jps")`` parameters of a task (paper defaults for ``alpha``, ``beta``)."""
+    return JpsParams(
+        n_samples=task["n_samples"],
+        alpha=task.get("alpha", JPS_ALPHA),
+        beta=task.get("beta", JPS_BETA),
+    )
 
 
 def category_rows(
@@ -241,7 +247,9 @@ def category_rows(
     n_psi = math.comb(inst.n_workers - 1, inst.n_jobs - 1)
     p = paper()
     beta = task.get("beta", JPS_BETA)
-    pl = p.run("jps", inst, n_samples=n_psi, alpha=0.0, beta=beta, seed=0)
+    pl = p.run(
+        "jps", inst, seed=0, params=JpsParams(n_samples=n_psi, alpha=0.0, beta=beta)
+    )
     p.check(inst, pl)
     return [
         {
@@ -275,14 +283,14 @@ def _part(
         ]
     if name == "jps":
         return [
-            run_scheme(inst, "jps", **_jps_params(task, r))
+            run_scheme(inst, "jps", seed=r, params=_jps_params(task))
             for r in range(task["rounds"])
         ]
     if name == "schemes":
         return [
-            run_scheme(
-                inst, s, **(_jps_params(task, task["seed"]) if s == "jps" else {})
-            )
+            run_scheme(inst, s, seed=task["seed"], params=_jps_params(task))
+            if s == "jps"
+            else run_scheme(inst, s)
             for s in task["schemes"]
         ]
     return category_rows(inst, task)
@@ -333,7 +341,9 @@ def sensitivity(task: dict[str, Any]) -> list[dict[str, Any]]:
     """
     parts = _parts(task)
     inst, true = instance(task), true_instance(task)
-    opt = optimum("hetero", true, time_limit=task["time_limit"])
+    opt = optimum(
+        "hetero", true, time_limit=task["time_limit"], start=best_start("hetero", true)
+    )
     base = {**instance_columns(inst, task), **optimum_columns(opt, "min")}
     rows = [r for name in parts for r in _part(name, inst, true, opt, task)]
     proven = opt.status == "optimal"

@@ -1,0 +1,487 @@
+"""The shared base of the data layer: one tolerance, one atomic writer, one JSON mixin.
+
+Every slice used to carry its own copy of these; they live here once.
+
+* :data:`TOL` -- the feasibility / tie tolerance of the checkers and the
+  instance validation (``1e-9``).
+* :func:`write_atomic` / :func:`write_text_atomic` -- write output files
+  through a temporary file in the target folder and :func:`os.replace`, so
+  a reader never sees a half-written file and a failed write leaves the old
+  file (or none) in place.
+* :class:`JsonMixin` -- ``to_json`` / ``from_json`` on top of an instance
+  class's own ``to_dict`` / ``from_dict`` (format tag, exact round trip,
+  unknown keys refused by :func:`optsched.core.validate.check_keys`).
+
+The certified-solve skeleton of the offline models is appended at the end of
+this module.
+"""
+
+from __future__ import annotations
+
+import json
+import os
+import tempfile
+from collections.abc import Callable, Mapping
+from pathlib import Path
+from typing import Any, ClassVar, Self
+
+from .errors import InvalidInstanceError
+from .validate import require
+
+__all__ = [
+    "TOL",
+    "JsonMixin",
+    "default_file_mode",
+    "write_atomic",
+    "write_text_atomic",
+]
+
+# --------------------------------------------------------------------------
+# Tolerance
+# --------------------------------------------------------------------------
+
+#: The one numerical tolerance of the checkers and of instance validation.
+#:
+#: It absorbs floating-point noise, never a modelling slack.  How it is
+#: scaled where it is used:
+#:
+#: * **relative** in the checkers, against the larger of 1 and the quantity
+#:   compared (so absolute for quantities below 1): work / data delivered
+#:   ``got >= need - TOL max(1, need)`` or ``have >= need (1 - TOL)``
+#:   (``oasis.check`` (2), ``edgecloud.check``, ``okita.check``,
+#:   ``hetero.check``), capacities ``use <= cap + TOL max(1, cap)``
+#:   (``oasis.check``, ``okita.check``, ``edgecloud.check`` /
+#:   ``edgecloud.storage`` storage), and the same tests in
+#:   ``oasis.baselines``;
+#: * **absolute** on slot and chunk counts computed in floating point,
+#:   ``ceil(x - TOL)`` / ``floor(x + TOL)`` (``EPS`` of ``oasis.instance``,
+#:   ``edgecloud.instance``, ``okita.instance``, used by okita's schedule and
+#:   online code), and on the dual-constraint excess of
+#:   ``edgecloud.certificate``.
+#:
+#: One value keeps every reference CSV and hash byte-identical; changing it
+#: changes results.
+TOL: float = 1e-9
+
+# --------------------------------------------------------------------------
+# Atomic writes
+# --------------------------------------------------------------------------
+
+
+def default_file_mode() -> int:
+    """``0o666`` minus the umask: the mode ``open()`` gives a new file.
+
+    ``tempfile.mkstemp`` creates its files ``0o600``; outputs renamed into
+    place from it get this mode instead, like any other file the user writes.
+    """
+    mask = os.umask(0)
+    os.umask(mask)
+    return 0o666 & ~mask
+
+
+def _fsync_path(path: str | os.PathLike[str], *, directory: bool = False) -> None:
+    """Flush ``path`` (a file, or a folder's entries) to disk; best effort for folders."""
+    flags = os.O_RDONLY | (getattr(os, "O_DIRECTORY", 0) if directory else 0)
+    try:
+        fd = os.open(path, flags)
+    except OSError:
+        if directory:  # some platforms / file systems cannot open a folder
+            return
+        raise
+    try:
+        os.fsync(fd)
+    except OSError:
+        if not directory:
+            raise
+    finally:
+        os.close(fd)
+
+
+def write_atomic(
+    out_dir: str | os.PathLike[str],
+    writers: Mapping[str, Callable[[str], object]],
+    *,
+    mode: int | None = None,
+) -> dict[str, Path]:
+    """Write every file of ``writers`` (name -> ``write(tmp_path)``) or none.
+
+    Each file is written to a temporary file in ``out_dir`` first (same file
+    system, so the rename is atomic), flushed to disk, and all are renamed
+    into place with :func:`os.replace` only after every write succeeded.  On
+    any exception (also ``KeyboardInterrupt``) every temporary file is
+    removed and the targets are left as they were.
+
+    Parameters
+    ----------
+    out_dir
+        Target folder; created (with parents) if missing.
+    writers
+        File name (inside ``out_dir``) -> function writing the file's full
+        content to the temporary path it is given.
+    mode
+        Permission bits of the written files; default
+        :func:`default_file_mode` (what a plain ``open()`` would give).
+
+    Returns
+    -------
+    dict[str, Path]
+        File name -> final path, in the order of ``writers``.
+    """
+    out_dir = Path(out_dir)
+    out_dir.mkdir(parents=True, exist_ok=True)
+    bits = default_file_mode() if mode is None else mode
+    done: list[tuple[str, Path]] = []
+    try:
+        for fname, write in writers.items():
+            fd, tmp = tempfile.mkstemp(dir=out_dir, prefix=f".{fname}.", suffix=".tmp")
+            os.fchmod(fd, bits)
+            os.close(fd)
+            done.append((tmp, out_dir / fname))
+            write(tmp)
+            _fsync_path(tmp)
+        for tmp, dst in done:
+            os.replace(tmp, dst)
+    except BaseException:
+        for tmp, _ in done:
+            Path(tmp).unlink(missing_ok=True)
+        raise
+    _fsync_path(out_dir, directory=True)
+    return {dst.name: dst for _, dst in done}
+
+
+def write_text_atomic(
+    path: str | os.PathLike[str],
+    text: str,
+    *,
+    mode: int | None = None,
+    encoding: str = "utf-8",
+) -> Path:
+    """Write ``text`` to ``path`` atomically (see :func:`write_atomic`).
+
+    Parameters
+    ----------
+    path
+        Target file; its folder is created if missing.
+    text
+        The full new content (written as is: no newline is added).
+    mode
+        Permission bits; default :func:`default_file_mode`.
+    encoding
+        Text encoding of the file.
+
+    Returns
+    -------
+    Path
+        ``path``.
+    """
+    path = Path(path)
+
+    def write(tmp: str) -> None:
+        with open(tmp, "w", encoding=encoding) as fh:
+            fh.write(text)
+
+    return write_atomic(path.parent, {path.name: write}, mode=mode)[path.name]
+
+
+# --------------------------------------------------------------------------
+# JSON mixin of the instance classes
+# --------------------------------------------------------------------------
+
+
+class JsonMixin:
+    """``to_json`` / ``from_json`` for a class with ``to_dict`` / ``from_dict``.
+
+    The class sets :attr:`FORMAT` (``"optsched.<key>/<version>"``), writes
+    ``"format": FORMAT`` first in its ``to_dict`` and calls
+    :meth:`check_format` in its ``from_dict`` (after
+    :func:`~optsched.core.validate.check_keys`, which refuses unknown keys).
+    The JSON text is ``json.dumps(to_dict(), indent=indent)``: the exact
+    bytes of the committed instance files, and ``from_json(to_json())``
+    rebuilds an equal instance.
+    """
+
+    __slots__ = ()
+
+    #: Format tag written to and required in the ``format`` field.
+    FORMAT: ClassVar[str]
+
+    def to_dict(self) -> dict[str, Any]:  # pragma: no cover - overridden
+        """The instance as plain JSON values (implemented by the class)."""
+        raise NotImplementedError
+
+    @classmethod
+    def from_dict(cls, data: Any) -> Self:  # pragma: no cover - overridden
+        """Build and validate an instance (implemented by the class)."""
+        raise NotImplementedError
+
+    def to_json(self, indent: int | None = None) -> str:
+        """JSON text of :meth:`to_dict` (``indent`` as in :func:`json.dumps`)."""
+        return json.dumps(self.to_dict(), indent=indent)
+
+    @classmethod
+    def check_format(cls, data: Mapping[str, Any]) -> None:
+        """Require ``data["format"] == cls.FORMAT``.
+
+        Raises
+        ------
+        InvalidInstanceError
+            The field is missing (``"format: missing required field"``) or
+            holds another tag (``"format: expected 'optsched.oasis/1', got
+            ..."``).
+        """
+        fmt = require(data, "format")
+        if fmt != cls.FORMAT:
+            raise InvalidInstanceError(f"format: expected {cls.FORMAT!r}, got {fmt!r}")
+
+    @classmethod
+    def from_json(cls, text: str | bytes | bytearray) -> Self:
+        """Parse and validate JSON text; every error is an InvalidInstanceError.
+
+        Raises
+        ------
+        InvalidInstanceError
+            The text is not JSON (also an integer literal beyond Python's
+            4,300-digit conversion limit), the top level is not an object, or
+            :meth:`from_dict` refuses the content (naming the field).
+        """
+        try:
+            data = json.loads(text)
+        except ValueError as exc:  # JSONDecodeError, or an int of > 4300 digits
+            raise InvalidInstanceError(f"<json>: not valid JSON ({exc})") from exc
+        if not isinstance(data, Mapping):
+            raise InvalidInstanceError(
+                f"instance: expected a JSON object, got {type(data).__name__}"
+            )
+        return cls.from_dict(data)
+
+
+# --- certified solve skeleton (appended) ---
+#
+# One skeleton for every ``models/<key>.py`` ``solve_offline``: build the
+# model within the budget, apply the caller's MIP start, solve with what is
+# left, extract the incumbent, check it with the paper's checker, keep the
+# start when HiGHS stopped without a better incumbent.  The solver module
+# (Pyomo, HiGHS) is imported on the first call, so that the data layer that
+# imports this module stays light.
+
+import importlib  # noqa: E402
+import math  # noqa: E402
+from collections.abc import Iterable  # noqa: E402
+from typing import TYPE_CHECKING  # noqa: E402
+
+from .errors import InfeasibleScheduleError  # noqa: E402
+from .registry import OfflineResult  # noqa: E402  (models import it from here)
+
+if TYPE_CHECKING:  # pragma: no cover - typing only
+    from .solver import Deadline
+
+__all__ += [
+    "OfflineResult",
+    "best_checked",
+    "certified_solve",
+    "lazy_solve_offline",
+    "start_objective",
+]
+
+
+def start_objective(inst: Any, start: Any, check: Callable[[Any, Any], Any]) -> float:
+    """The checker's objective of the MIP start ``start`` (NaN without one).
+
+    Raises
+    ------
+    InfeasibleScheduleError
+        When ``start`` fails ``check`` on ``inst``; the message starts with
+        ``start:`` and keeps the violated constraint.
+    """
+    if start is None:
+        return math.nan
+    try:
+        return float(check(inst, start).objective)
+    except InfeasibleScheduleError as exc:
+        raise InfeasibleScheduleError(
+            f"start: the MIP start fails the checker on this instance: {exc}",
+            constraint=exc.constraint,
+        ) from exc
+
+
+def certified_solve(
+    inst: Any,
+    *,
+    build: Callable[[Deadline], Any],
+    extract: Callable[[Any], Any],
+    check: Callable[[Any, Any], Any],
+    sense: str,
+    time_limit: float | None,
+    start: Any = None,
+    start_values: Callable[[Any, Any], Mapping[Any, float] | None] | None = None,
+    bound: Callable[[], float] | None = None,
+    solve_step: Callable[[Any, Mapping[Any, float] | None, Deadline], OfflineResult]
+    | None = None,
+    deadline: Deadline | None = None,
+    threads: int | None = None,
+    verbose: bool = False,
+    options: Mapping[str, Any] | None = None,
+) -> OfflineResult:
+    """Build, start, solve, extract, check: the offline optimum of one instance.
+
+    1. ``start`` (a schedule of the paper, or None) is checked by ``check``
+       (:func:`start_objective`): the caller passes the MIP start, the
+       model never runs an algorithm for one.
+    2. ``build(deadline)`` builds the model; the time limit covers it
+       (:class:`optsched.core.solver.Deadline`, which the builder checks
+       and which raises :class:`~optsched.core.solver.DeadlineExceeded`).
+       It may instead return an :class:`OfflineResult` (an instance decided
+       without a solve, e.g. no job can finish); that is returned as is.
+    3. ``start_values(model, start)`` turns the start into values by Pyomo
+       variable for :func:`optsched.core.solver.solve` (None: no MIP start,
+       the start is still the incumbent of last resort).
+    4. HiGHS gets what is left of the budget (``solve_step(model, values,
+       deadline)`` instead, for a model that solves in rounds, e.g. outer
+       approximation); with an incumbent, ``extract(model)`` gives the
+       schedule and ``check`` its objective (never HiGHS's value).
+    5. When HiGHS stops at the limit without an incumbent as good as the
+       start, the start is the incumbent
+       (:func:`optsched.core.solver.keep_better`).  When the budget runs out
+       before HiGHS, the result is status ``time_limit`` with the start as
+       incumbent and ``bound()`` (a valid bound without a solve, NaN when
+       None) as bound (:func:`optsched.core.solver.timed_out`).
+
+    Parameters
+    ----------
+    inst
+        The instance.
+    build, extract, check, start_values, bound, solve_step
+        The model's steps (above).
+    sense
+        ``"max"`` or ``"min"``: the paper's objective sense.
+    time_limit
+        Seconds for the whole call (None = none), when ``deadline`` is None.
+    start
+        A schedule of ``inst`` that passes ``check``, or None.
+    deadline
+        A budget started by the caller (e.g. before computing a witness);
+        default ``Deadline(time_limit)`` from now.
+    threads, verbose, options
+        Passed to :func:`optsched.core.solver.solve` (single solve only).
+
+    Returns
+    -------
+    OfflineResult
+        ``runtime`` from the start of the budget.
+
+    Raises
+    ------
+    InfeasibleScheduleError
+        When ``start`` fails the checker (``"start: ..."``).
+    """
+    from .solver import Deadline, DeadlineExceeded, keep_better, solve, timed_out
+
+    dl = Deadline(time_limit) if deadline is None else deadline
+    start_obj = start_objective(inst, start, check)
+    try:
+        model = build(dl)
+        if isinstance(model, OfflineResult):
+            return model
+        values = None
+        if start is not None and start_values is not None:
+            dl.check("applying the MIP start")
+            values = start_values(model, start)
+        dl.check("applying the MIP start")
+    except DeadlineExceeded:
+        return timed_out(dl, math.nan if bound is None else bound(), start, start_obj)
+    if solve_step is not None:
+        out = solve_step(model, values, dl)
+    else:
+        res = solve(
+            model,
+            time_limit=dl.remaining(),
+            threads=threads,
+            verbose=verbose,
+            options=options,
+            start=values,
+        )
+        out = OfflineResult.from_solve(
+            res, dl.began, lambda: extract(model), lambda s: check(inst, s)
+        )
+    return keep_better(out, sense, start, start_obj)
+
+
+def lazy_solve_offline(module: str, doc: str) -> Callable[..., OfflineResult]:
+    """A paper's ``solve_offline``: ``module.solve_offline``, imported on the first call.
+
+    The paper record (``optsched.<key>.paper``) holds this wrapper, so that
+    ``import optsched`` and the registry do not import Pyomo and HiGHS.
+
+    Parameters
+    ----------
+    module
+        The model module, e.g. ``"optsched.models.oasis"``.
+    doc
+        Docstring of the wrapper.
+
+    Returns
+    -------
+    Callable
+        ``solve_offline(inst, *, time_limit=60.0, start=None, **options)``:
+        ``start`` is the caller's MIP start (a checked schedule or None),
+        ``options`` the model's own keywords (``threads``, ``verbose``, ...).
+    """
+
+    def solve_offline(
+        inst: Any,
+        *,
+        time_limit: float | None = 60.0,
+        start: Any = None,
+        **options: Any,
+    ) -> OfflineResult:
+        solve = importlib.import_module(module).solve_offline
+        return solve(inst, time_limit=time_limit, start=start, **options)
+
+    solve_offline.__doc__ = doc
+    return solve_offline
+
+
+def best_checked(
+    inst: Any,
+    candidates: Iterable[Any],
+    check: Callable[[Any, Any], Any],
+    sense: str,
+    *,
+    skip_infeasible: bool = False,
+) -> Any:
+    """The candidate schedule with the best checker objective (the first on ties).
+
+    A paper's ``default_start`` picks the MIP start it hands to
+    ``solve_offline`` with this.
+
+    Parameters
+    ----------
+    inst
+        The instance.
+    candidates
+        Schedules of ``inst`` (e.g. online algorithms' runs), in order of
+        preference on ties.
+    check
+        The paper's checker.
+    sense
+        ``"max"`` or ``"min"``.
+    skip_infeasible
+        Leave out candidates the checker rejects (else its error propagates).
+
+    Returns
+    -------
+    schedule or None
+        None when no candidate is left.
+    """
+    best, best_value = None, math.nan
+    for sched in candidates:
+        try:
+            value = float(check(inst, sched).objective)
+        except InfeasibleScheduleError:
+            if not skip_infeasible:
+                raise
+            continue
+        better = value > best_value if sense == "max" else value < best_value
+        if best is None or better:
+            best, best_value = sched, value
+    return best

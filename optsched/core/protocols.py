@@ -1,0 +1,196 @@
+"""The typed contract between core and the slices.
+
+Core (the registry, the ratio harness, the horizon rule, the worst-case
+search, the CLI) knows a paper only through these protocols; a slice
+satisfies them structurally (no base class to inherit).
+
+* :class:`Instance`: a problem instance with an exact JSON round trip
+  (``to_dict`` / ``to_json`` / ``from_json``).  A slot horizon
+  ``n_slots`` is *not* part of the protocol: papers without one (``hetero``,
+  ``asrpt``) are instances too (:mod:`optsched.core.horizon`).
+* :class:`Schedule`: an algorithm's or the solver's decisions, with an
+  exact JSON round trip and ``meta``, a free-form dict for *traces only*
+  (never serialised, never read by core).  Facts core must read are typed
+  members of the schedule class, and survive JSON:
+
+  - :class:`SlottedSchedule` ``last_slot``: the needed horizon, computed
+    from the schedule's own rows (edgecloud, okita), read by
+    :func:`optsched.core.horizon.needed_slots`;
+  - ``ps_gaps`` of :class:`optsched.okita.schedule.OkitaSchedule`: the
+    violation of strict (2c) the algorithm declares, read by
+    :func:`optsched.core.ratio.declared_violation`.
+* :class:`Evaluation`: what a paper's checker returns; core reads only
+  ``objective``.
+* :class:`Algorithm`: the one signature of every algorithm,
+  ``alg(inst, *, seed=0, params=None) -> schedule``;
+  :func:`signature_mismatch` says how a callable differs from it.
+* :data:`Status`: the status of an offline solve
+  (:class:`optsched.core.registry.OfflineResult`).
+
+The protocols are ``runtime_checkable`` where an ``isinstance`` check means
+something (presence of the members; signatures are not checked by
+``isinstance``, hence :func:`signature_mismatch`).
+"""
+
+from __future__ import annotations
+
+import inspect
+from typing import Any, Literal, Protocol, Self, TypeVar, get_args, runtime_checkable
+
+__all__ = [
+    "STATUSES",
+    "Algorithm",
+    "Evaluation",
+    "Instance",
+    "Schedule",
+    "Sense",
+    "SlottedSchedule",
+    "Status",
+    "signature_mismatch",
+]
+
+#: Status of an offline solve: ``optimal`` (proven), ``time_limit`` (an
+#: incumbent or none, with the solver's dual bound), ``infeasible``, ``error``.
+Status = Literal["optimal", "time_limit", "infeasible", "error"]
+
+#: The values of :data:`Status`, in order.
+STATUSES: tuple[str, ...] = get_args(Status)
+
+#: Sense of a paper's objective.
+Sense = Literal["max", "min"]
+
+I_contra = TypeVar("I_contra", contravariant=True)
+S_co = TypeVar("S_co", covariant=True)
+
+
+@runtime_checkable
+class Instance(Protocol):
+    """A paper's problem instance: a frozen dataclass with an exact JSON round trip.
+
+    ``type(inst).from_json(inst.to_json())`` equals ``inst``; ``from_json``
+    refuses unknown keys and out-of-domain values, naming the field.
+    """
+
+    def to_dict(self) -> dict[str, Any]:
+        """Plain-JSON representation (with the slice's format tag)."""
+        ...
+
+    def to_json(self) -> str:
+        """JSON text of :meth:`to_dict`."""
+        ...
+
+    @classmethod
+    def from_json(cls, text: str) -> Self:
+        """Parse :meth:`to_json` output (exact inverse)."""
+        ...
+
+
+@runtime_checkable
+class Schedule(Protocol):
+    """A slice's schedule: exact JSON round trip; ``meta`` holds traces only.
+
+    ``meta`` is a read-only attribute here (schedules are frozen
+    dataclasses; the dict itself is filled by the algorithm).  It is not
+    written by ``to_json`` and core never reads it.
+    """
+
+    @property
+    def meta(self) -> dict[str, Any]:
+        """Algorithm traces (not serialised, not part of the contract)."""
+        ...
+
+    def to_json(self) -> str:
+        """JSON text of the schedule's decisions and declared facts."""
+        ...
+
+    @classmethod
+    def from_json(cls, text: str) -> Self:
+        """Parse :meth:`to_json` output (exact inverse, strict)."""
+        ...
+
+
+@runtime_checkable
+class SlottedSchedule(Schedule, Protocol):
+    """A schedule of a paper with a slot horizon ``T`` whose runs may pass it.
+
+    ``last_slot`` is the last slot any row of the schedule uses (0 for an
+    empty schedule): the horizon it needs (:mod:`optsched.core.horizon`).
+    It is computed from the rows, so it survives JSON with no extra key.
+    """
+
+    @property
+    def last_slot(self) -> int:
+        """The last slot any row uses (0 if none)."""
+        ...
+
+
+@runtime_checkable
+class Evaluation(Protocol):
+    """What a paper's checker recomputed; core reads ``objective`` only."""
+
+    @property
+    def objective(self) -> float:
+        """The paper's objective recomputed from the schedule alone."""
+        ...
+
+
+class Algorithm(Protocol[I_contra, S_co]):
+    """The one signature of every algorithm: ``(inst, *, seed=0, params=None)``.
+
+    ``seed`` drives every random choice (``numpy.random.default_rng``);
+    ``params`` is the algorithm's parameter object (a frozen dataclass) or
+    None for its defaults.
+    """
+
+    def __call__(
+        self, inst: I_contra, /, *, seed: int = 0, params: Any | None = None
+    ) -> S_co:
+        """Run the algorithm on ``inst`` and return its schedule."""
+        ...
+
+
+def signature_mismatch(fn: Any) -> str | None:
+    """How ``fn``'s signature differs from :class:`Algorithm`'s, or None if it matches.
+
+    Matches: exactly one positional parameter (the instance), then exactly
+    the keyword-only ``seed`` with default ``0`` and ``params`` with default
+    ``None``; no ``*args`` / ``**kwargs``, no other parameter.  Wrappers are
+    followed (``inspect.signature``).
+
+    Parameters
+    ----------
+    fn
+        A callable (an entry of ``Paper.algorithms``).
+
+    Returns
+    -------
+    str or None
+        A one-line description of the first difference, or None.
+    """
+    try:
+        sig = inspect.signature(fn)
+    except (TypeError, ValueError) as exc:
+        return f"signature cannot be inspected ({exc})"
+    params = list(sig.parameters.values())
+    P = inspect.Parameter
+    positional = [
+        p for p in params if p.kind in (P.POSITIONAL_ONLY, P.POSITIONAL_OR_KEYWORD)
+    ]
+    if len(positional) != 1 or positional[0] is not params[0]:
+        return f"expected one positional parameter (the instance), got {sig}"
+    if positional[0].default is not P.empty:
+        return f"the instance parameter {positional[0].name!r} has a default: {sig}"
+    rest = {p.name: p for p in params[1:]}
+    if set(rest) != {"seed", "params"}:
+        return f"expected keyword-only 'seed' and 'params' only, got {sig}"
+    for name, default in (("seed", 0), ("params", None)):
+        p = rest[name]
+        if p.kind is not P.KEYWORD_ONLY:
+            return f"{name!r} must be keyword-only: {sig}"
+        if (
+            p.default is P.empty
+            or p.default != default
+            or type(p.default) is not type(default)
+        ):
+            return f"{name!r} must default to {default!r}, got {p.default!r}: {sig}"
+    return None
