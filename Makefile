@@ -22,7 +22,7 @@ demo: $(STAMP)
 lint: $(STAMP)
 	$(BIN)/ruff check .
 	$(BIN)/ruff format --check .
-	$(BIN)/mypy optsched/core
+	$(BIN)/mypy optsched models
 
 # Test tiers (tests/conftest.py marks the slow tests and keeps tests that share
 # a fixture or a figure quick run on one pytest-xdist worker).  Bytecode is

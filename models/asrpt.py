@@ -2,31 +2,10 @@
 
 Placement (Table II's "ILP")
 ----------------------------
-Given a job's stages and the GPUs ``free[m]`` it may use on each server,
-choose ``x[s, m]`` (replicas of stage ``s`` on server ``m``) minimising the
-per-iteration time ``alpha`` of Eq. (7) under the readings of
-:mod:`optsched.asrpt.timing`.  The model is exact and linear because, in
-reading 2, the ``x_s^m`` replicas' inter-server traffic goes through their
-share ``(x_s^m / g) B_inter``, so ``x_s^m`` cancels::
-
-    comm_s^m = g (2 d_in (k_prev - x_prev^m)/k_prev + 2 d_out (k_next - x_next^m)/k_next) / B_inter
-             + (2 d_in x_prev^m / k_prev + 2 d_out x_next^m / k_next) / B_intra
-
-which is linear in the neighbours' ``x``.  With binaries ``z[s, m] = [x_s^m
-> 0]`` and ``w[s, m] = [x_s^m = k_s]`` (AllReduce over ``B_intra`` or over
-the NIC share)::
-
-    sum_m x[s, m] = k_s                               (2)
-    sum_s x[s, m] <= free[m]                          (3), one job
-    z <= x <= k_s z,   k_s w <= x <= k_s - 1 + w      (indicators)
-    alpha >= comp_s + comm_s^m(x) + AR_inter_s (z - w) + AR_intra_s w
-             - BIG_s (1 - z)                          (7) where x_s^m > 0
-
-``BIG_s`` bounds the right-hand side (every neighbour on other servers).
-At an integer point the active rows are exactly ``beta_s^m`` of
-:func:`optsched.asrpt.timing.stage_times` and inactive rows are ``<= 0``, so
-the minimum of ``alpha`` is the least ``max beta`` over placements (tested
-against enumeration).
+The exact placement MILP of one job (the per-iteration time ``alpha`` of
+Eq. (7), linear under reading 2) lives in
+:mod:`optsched.models.asrpt_placement`, whose docstring states the model;
+its functions are re-exported here.
 
 Scheduling (problem (8) with (1)-(3), tiny instances)
 ------------------------------------------------------
@@ -235,6 +214,7 @@ def serial_schedule(
         [options(j.stages, inst.cluster) for j in inst.jobs] if opts is None else opts
     )
     n = inst.n_jobs
+    servers: list[tuple[int, ...]]
     start, servers, xs = [0] * n, [()] * n, [np.zeros((0, 0))] * n
     free_at = 0.0
     for i in sorted(range(n), key=lambda i: (int(inst.jobs[i].arrival), i)):
@@ -319,6 +299,7 @@ def solve_offline(
 
     def extract(mod: pyo.ConcreteModel) -> AsrptSchedule:
         n = inst.n_jobs
+        servers: list[tuple[int, ...]]
         begin, servers, xs = [0] * n, [()] * n, [np.zeros((0, 0))] * n
         for i, o, t in mod.K:
             if pyo.value(mod.y[i, o, t]) > 0.5:

@@ -119,6 +119,7 @@ from __future__ import annotations
 
 import math
 from collections import defaultdict
+from typing import Any
 
 import numpy as np
 import pyomo.environ as pyo
@@ -161,6 +162,7 @@ def _usable(inst: EdgeCloudInstance) -> tuple[list, np.ndarray]:
             need = int(k[j, 1] if s == c else k[j, 0])
             if ready + need - 1 > T:
                 continue
+            workers: list[Any] | np.ndarray  # [None] or ints (an array in between)
             if s == c:
                 workers = [None]  # one virtual cloud worker per chunk
             else:
@@ -233,7 +235,8 @@ def build_model(
             )
     use_storage = inst.storage if storage is None else bool(storage)
 
-    x_idx, y_idx = [], []
+    x_idx: list[tuple[int, int, int, int]] = []
+    y_idx: list[tuple[int, int, int, int, int]] = []
     for j in range(J):
         for d in dl.iterate(range(int(inst.D[j])), "building the variables", every=1):
             for s, workers, ready, _need in usable[j]:
@@ -241,7 +244,7 @@ def build_model(
                     w = int(off[j] + d) if w is None else w
                     x_idx.append((j, d, s, w))
                     y_idx.extend((j, d, s, w, t) for t in range(ready, T + 1))
-    z_idx = []
+    z_idx: list[tuple[int, int, int, int]] = []
     for j, job in enumerate(inst.jobs):
         for s in range(c + 1):
             ready = int(r[j] + inst.delay[j, s])
@@ -332,7 +335,7 @@ def build_model(
         ),
     )
     # (2d) as (4b): one chunk per edge worker and slot
-    rows = [key for key, vs in y_worker_t.items() if len(vs) > 1]
+    rows: list[tuple[int, ...]] = [key for key, vs in y_worker_t.items() if len(vs) > 1]
     m.c2d_worker_capacity = dl.constraint(
         rows, rule=lambda _, s, w, t: pyo.quicksum(y_worker_t[s, w, t]) <= 1
     )

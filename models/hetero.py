@@ -170,6 +170,7 @@ from pyomo.common.collections import ComponentMap
 
 from optsched.core.base import OfflineResult, certified_solve, start_objective
 from optsched.core.errors import SolverError
+from optsched.core.protocols import Status
 from optsched.core.solver import Deadline, solve
 from optsched.hetero.check import check
 from optsched.hetero.instance import HeteroInstance
@@ -936,13 +937,13 @@ def _oa_loop(
 ) -> OfflineResult:
     """The outer-approximation rounds of :func:`solve_exact` (its solve step)."""
     best_bound = trivial
-    status = "time_limit"
+    status: Status = "time_limit"
     history: list[dict[str, Any]] = [{"status": "start", "true_objective": best_obj}]
     for _ in range(max_rounds):
         left = deadline.remaining()
         if left is not None and left <= 0:
             break
-        kw = {"threads": threads, "verbose": verbose}
+        kw: dict[str, Any] = {"threads": threads, "verbose": verbose}
         res = solve(model, time_limit=left, start=seed, **kw)
         seed = None  # round 1 only; later rounds find the incumbent's tangents
         if res.status == "error":

@@ -799,7 +799,9 @@ class _Master:
     def add(self, cols: list[Column]) -> int:
         """Add columns ``x_il`` to (14)-(17) (duplicates skipped); return how many."""
         inst, m = self.inst, self.model
-        d15, d16, d17 = set(), set(), set()
+        d15: set[tuple[int, int, int]] = set()  # dirty rows of (15), (16), (17)
+        d16: set[tuple[int, int, int]] = set()
+        d17: set[int] = set()
         added = 0
         for col in cols:
             if col.key in self.keys or not math.isfinite(col.cost):

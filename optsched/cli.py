@@ -428,6 +428,7 @@ def cmd_demo(args: argparse.Namespace) -> int:
             progress=False,
             **p.demo_size,
         )
+        alg: Any  # pandas-stubs: group keys are Hashable
         for alg, g in df.groupby("algorithm", sort=False):
             proven = g[g["opt_status"] == "optimal"]
             r = proven["ratio"].replace(np.inf, np.nan)

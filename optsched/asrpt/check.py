@@ -23,6 +23,7 @@ recomputes everything from the schedule and the instance alone.
 from __future__ import annotations
 
 from dataclasses import dataclass
+from typing import Any
 
 import numpy as np
 
@@ -64,7 +65,7 @@ def check(inst: AsrptInstance, sched: AsrptSchedule) -> AsrptEvaluation:
                   f"the instance {n} jobs")  # fmt: skip
     start = np.zeros(n, dtype=np.int64)
     alpha = np.zeros(n)
-    rows = []  # (server, time, delta) of (3)
+    rows: list[tuple[int, int, int]] = []  # (server, time, delta) of (3)
     for i, job in enumerate(inst.jobs):
         t = sched.start[i]
         if (
@@ -96,7 +97,7 @@ def check(inst: AsrptInstance, sched: AsrptSchedule) -> AsrptEvaluation:
                       f"placed, k = {st.k}")  # fmt: skip
         used = x.sum(axis=0)
         if (used > c.gpus).any():
-            m = servers[int(np.argmax(used > c.gpus))]
+            m: Any = servers[int(np.argmax(used > c.gpus))]  # an array below
             _fail("(3)", f"job {i} alone puts {int(used.max())} GPUs on server "
                   f"{m} (g = {c.gpus})")  # fmt: skip
         sub = Cluster(len(servers), c.gpus, c.b_inter, c.b_intra)

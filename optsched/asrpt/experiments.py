@@ -111,7 +111,7 @@ TIME_COLUMNS = [
 def _instance(task: dict[str, Any], predictor: str):
     from .instance import generate
 
-    kw = {
+    kw: dict[str, Any] = {
         k: task[k]
         for k in ("n_jobs", "n_servers", "gpus_per_server", "trace", "train_share",
                   "single_gpu_share", "scale")

@@ -23,10 +23,11 @@ jobs to models as Sec. V-A-1-b does (see :func:`generate`).
 from __future__ import annotations
 
 import math
+from collections.abc import Iterable
 from dataclasses import dataclass, field
 from functools import cached_property
 from pathlib import Path
-from typing import Any, ClassVar
+from typing import Any, ClassVar, cast
 
 import numpy as np
 import pandas as pd
@@ -518,7 +519,7 @@ def generate(
             user=str(r.user),
             group=str(r.group),
         )
-        for r, p in zip(win.itertuples(), pred, strict=True)
+        for r, p in zip(cast(Iterable[Any], win.itertuples()), pred, strict=True)
     )
     return AsrptInstance(
         cluster,

@@ -46,6 +46,7 @@ import heapq
 import math
 from collections.abc import Sequence
 from dataclasses import dataclass, replace
+from typing import cast
 
 import numpy as np
 
@@ -168,7 +169,11 @@ def asrpt_perfect(
             "asrpt_perfect: params.predicted must be None (it uses the true "
             f"iterations), got {p.predicted!r}"
         )
-    sched = asrpt(inst, seed=seed, params=replace(p, predicted=inst.iterations))
+    sched = asrpt(
+        inst,
+        seed=seed,
+        params=replace(p, predicted=cast(Sequence[float], inst.iterations)),
+    )
     sched.meta["algorithm"] = "asrpt_perfect"
     return sched
 

@@ -24,6 +24,7 @@ from __future__ import annotations
 
 import zlib
 from collections.abc import Sequence
+from typing import Any
 
 import numpy as np
 import pandas as pd
@@ -83,11 +84,11 @@ def predict(
             _features(history["user"].tolist(), history["group"].tolist()),
             history["iterations"].to_numpy(dtype=float),
         )
-        idx = np.flatnonzero(mask)
+        idx: Any = np.flatnonzero(mask)  # numpy ints, which index the Sequences
         out[idx] = rf.predict(
             _features([users[j] for j in idx], [groups[j] for j in idx])
         )
     else:
-        agg = history.groupby("group")["iterations"].agg(method)
+        agg: Any = history.groupby("group")["iterations"].agg(method)  # keyed by group
         out[mask] = [float(agg[g]) for g, m in zip(groups, mask, strict=True) if m]
     return np.maximum(np.round(out), 0.0)

@@ -83,7 +83,9 @@ bound on the LP (weak duality).
 from __future__ import annotations
 
 import dataclasses
+from collections.abc import Iterable
 from dataclasses import dataclass, field
+from typing import Any, cast
 
 import numpy as np
 import pandas as pd
@@ -170,7 +172,7 @@ def _dual_instance(inst: EdgeCloudInstance, sched: EdgeCloudSchedule, speed: flo
 def _busy_from_t0(tr: pd.DataFrame, runs: np.ndarray, cloud: int) -> bool:
     """Every edge worker trains in every slot of ``[t0, c_jd]`` of its chunks."""
     busy = {(s, w, t) for _, _, t, s, w in runs.tolist() if s != cloud}
-    for row in tr.itertuples():
+    for row in cast(Iterable[Any], tr.itertuples()):
         if row.server == cloud:
             continue
         for t in range(int(row.release), int(row.completion) + 1):

@@ -162,10 +162,10 @@ def _check_domain(inst: EdgeCloudInstance, sched: EdgeCloudSchedule) -> None:
         row = tuple(ps[np.argmax(bad)].tolist())
         _fail("(2k)", f"ps row (j, t, s, p) = {row} outside [J], [T], [S], [P_s]")
     for name, arr in (("runs", runs), ("ps", ps)):
-        row = _dup(arr)
-        if row is not None:
+        dup = _dup(arr)
+        if dup is not None:
             _fail(
-                "(2k)", f"{name} row {tuple(row.tolist())} appears twice (not binary)"
+                "(2k)", f"{name} row {tuple(dup.tolist())} appears twice (not binary)"
             )
 
 

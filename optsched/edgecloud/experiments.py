@@ -25,7 +25,7 @@ from __future__ import annotations
 import functools
 import time
 from collections.abc import Sequence
-from typing import Any
+from typing import Any, cast
 
 import numpy as np
 import pandas as pd
@@ -519,7 +519,7 @@ def plot_ratio(x: str, title: str):
             m = g.groupby(x)["paper_ratio"].mean()
             ax.plot(
                 m.index,
-                m.values,
+                cast(np.ndarray, m.values),
                 "o-",
                 color=c,
                 label=f"ε = {eps:g}: ALG / ILP (4), ζ = 1",
@@ -527,7 +527,7 @@ def plot_ratio(x: str, title: str):
             hi = g.groupby(x)["ratio_hi"].mean()
             ax.plot(
                 hi.index,
-                hi.values,
+                cast(np.ndarray, hi.values),
                 "s--",
                 color=c,
                 label=f"ε = {eps:g}: ALG / OPT (2), upper",

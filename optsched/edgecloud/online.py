@@ -129,7 +129,9 @@ from __future__ import annotations
 
 import bisect
 import dataclasses
+from collections.abc import Sequence
 from dataclasses import dataclass, field
+from typing import Any, cast
 
 import numpy as np
 import pandas as pd
@@ -620,12 +622,12 @@ def _greedy(
     room = store.room(j) if store is not None else None
     u = float(inst.jobs[j].chunk_mb)
     for d in range(Dj):  # line 9
-        ok = range(len(C))
+        ok: Sequence[int] = range(len(C))
         if store is not None:  # reading 10: only servers with room for u_j
             ok = [
                 i
                 for i, (w_, _q) in enumerate(C)
-                if w_ is None or store.fits(room, w_.server, u)
+                if w_ is None or store.fits(cast(np.ndarray, room), w_.server, u)
             ]
             if not ok:  # reading 11: A_online-E, edge storage full
                 st.cloud_jobs.append(j)
@@ -634,7 +636,7 @@ def _greedy(
                 ok = [len(C) - 1]
         k = min(ok, key=lambda i: C[i][1].q)  # line 11, first min
         wk, q = C[k]
-        row = dict(
+        row: dict[str, Any] = dict(
             job=j,
             chunk=d,
             arrival=t,
@@ -675,7 +677,7 @@ def _greedy(
         st.trace.append({**row, "server": wk.server, "worker": wk.worker})
         if store is not None:
             store.place(j, wk.server)
-            room[wk.server] -= u
+            cast(np.ndarray, room)[wk.server] -= u
         key = (-g, st.seq)
         wk.add(_Chunk(j, d, row["release"], p, key, g, 1.0 / Dj, len(st.trace) - 1))
         st.seq += 1

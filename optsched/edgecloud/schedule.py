@@ -174,7 +174,8 @@ def cloud_only(inst: EdgeCloudInstance) -> EdgeCloudSchedule:
     those slots.  Rows beyond ``T`` are kept, so the checker rejects the
     schedule (constraint (2k)) when the horizon is too short.
     """
-    runs, ps = [], []
+    runs: list[tuple[int, int, int, int, int]] = []
+    ps: list[tuple[int, int, int, int]] = []
     c = inst.cloud
     for j in range(inst.n_jobs):
         start = int(inst.arrival[j] + inst.delay[j, c])

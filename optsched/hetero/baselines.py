@@ -38,7 +38,7 @@ import time
 from collections.abc import Iterator, Sequence
 from dataclasses import dataclass
 from itertools import combinations
-from typing import Any
+from typing import Any, cast
 
 import numpy as np
 
@@ -121,7 +121,8 @@ def _chunks(
         V = np.einsum("bci,ic->bi", counts, cl.rho)
         n = counts.sum(axis=1)
         per_node = np.zeros((idx.size, nodes.size, inst.n_jobs), dtype=np.int64)
-        np.add.at(per_node, (slice(None), node_of, slice(None)), counts)
+        # numpy's stub rejects a tuple of slices and an index array (valid)
+        np.add.at(per_node, (slice(None), node_of, slice(None)), counts)  # type: ignore[arg-type]
         one_node = (per_node > 0).sum(axis=1) == 1
         valid = (n >= 1).all(axis=1)
         yield counts, V, n, one_node, valid
@@ -264,7 +265,7 @@ def las(
         inst,
         a,
         algorithm="las",
-        meta={"min_normalised_throughput": -best_key[0][0]},
+        meta={"min_normalised_throughput": -cast(tuple[Any, ...], best_key)[0][0]},
     )
 
 
@@ -529,10 +530,12 @@ def gavel_scale_factors(
     ):
         s = np.full(inst.n_jobs, int(scale_factor), dtype=np.int64)
     else:
-        s = np.array([int(v) for v in scale_factor], dtype=np.int64)
+        s = np.array(
+            [int(v) for v in cast(Sequence[int], scale_factor)], dtype=np.int64
+        )
         if s.shape != (inst.n_jobs,):
             raise ValueError(
-                f"scale_factor: need one value per job ({inst.n_jobs}), got {list(scale_factor)}"
+                f"scale_factor: need one value per job ({inst.n_jobs}), got {list(cast(Sequence[int], scale_factor))}"
             )
     if (s < 1).any() or (s > counts.max()).any():
         raise ValueError(

@@ -361,7 +361,7 @@ class MarketCycleError(RuntimeError):
         self.rounds = rounds
 
 
-def exact_p3(rho: np.ndarray, category: Sequence[int]) -> np.ndarray:
+def exact_p3(rho: np.ndarray, category: Sequence[int] | np.ndarray) -> np.ndarray:
     """Optimal assignment of P3 (18) for one category by the Hungarian method.
 
     Job ``i`` is expanded into ``K_i`` identical slots and
@@ -672,7 +672,7 @@ def _finish(
 
 def markets(
     rho: np.ndarray,
-    categories: Iterable[Sequence[int]],
+    categories: Iterable[Sequence[int] | np.ndarray],
     *,
     tol: float | None = None,
     max_rounds: int | None = None,

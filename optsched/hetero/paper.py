@@ -5,7 +5,7 @@ from __future__ import annotations
 import functools
 import time
 from collections.abc import Callable, Iterator, Mapping
-from typing import Any
+from typing import Any, cast
 
 import numpy as np
 
@@ -132,7 +132,7 @@ def solve_by_enumeration(
         enumerate (default ``optsched.hetero.baselines.MAX_PLACEMENTS``).
     """
     t0 = time.perf_counter()
-    a, _, finished = exhaustive_search(inst, inst.rho, max_placements, time_limit)
+    a, _jct, finished = exhaustive_search(inst, inst.rho, max_placements, time_limit)
     sched = HeteroPlacement.from_assignment(
         inst, a, algorithm="offline_exhaustive", rho=inst.rho
     )
@@ -156,15 +156,18 @@ PAPER = Paper(
     generate=generate,
     algorithms={
         name: _no_jobs_ok(fn)
-        for name, fn in {
-            "has": has,
-            "jps": jps,
-            "optimus": optimus,
-            "optimus_lb": optimus_lb,
-            "exhaustive": exhaustive,
-            "gavel": gavel,
-            "las": las,
-        }.items()
+        for name, fn in cast(
+            dict[str, Callable[..., HeteroPlacement]],
+            {
+                "has": has,
+                "jps": jps,
+                "optimus": optimus,
+                "optimus_lb": optimus_lb,
+                "exhaustive": exhaustive,
+                "gavel": gavel,
+                "las": las,
+            },
+        ).items()
     },
     check=check,
     solve_offline=solve_offline,

@@ -133,7 +133,7 @@ class SimulationResult:
 
 
 def remaining_instance(
-    inst: HeteroInstance, jobs: Sequence[int], remaining: Sequence[float]
+    inst: HeteroInstance, jobs: Sequence[int], remaining: Sequence[float] | np.ndarray
 ) -> HeteroInstance:
     """Sub-instance of ``jobs`` with ``remaining`` epochs, in units of ``max / 10^9`` epochs.
 
@@ -332,6 +332,7 @@ def simulate_gavel(
 
     def allocate(jobs: list[int]):
         sub = remaining_instance(inst, jobs, w[jobs])
+        s: Any  # None, one int for every job, or one per job
         if sf is None or isinstance(sf, int | np.integer):
             s = sf
         else:

@@ -228,7 +228,7 @@ class _Sim:
         """Whether job ``i`` currently has workers."""
         return bool(self.y[i].any())
 
-    def release(self, i: int) -> None:
+    def release(self, i: int | np.integer[Any]) -> None:
         """Remove job ``i``'s deployment."""
         self.y[i] = 0
         self.z[i] = 0
@@ -683,6 +683,7 @@ def _repair(
     while over(z, inst.s[jobs], free_p):
         j, k = np.unravel_index(np.argmax(z), z.shape)
         z[j, k] -= 1
+    a: int | np.integer[Any]  # an enumerate index, then an unravel_index one
     for a, i in enumerate(jobs):
         y[a, :] = np.minimum(y[a], inst.N[i])
         while y[a].sum() > inst.N[i]:

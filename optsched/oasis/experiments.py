@@ -14,9 +14,9 @@ the generator's ``job_mix`` and ``gamma1_range``.
 from __future__ import annotations
 
 import time
-from collections.abc import Callable
+from collections.abc import Callable, Iterable
 from dataclasses import dataclass
-from typing import Any
+from typing import Any, cast
 
 import numpy as np
 import pandas as pd
@@ -335,7 +335,7 @@ def lateness_ranks(df: pd.DataFrame, stat: str, min_relative: float = 0.0) -> Ra
     t = summarize_lateness(df)
     ranks = []
     for kind in ("critical", "sensitive"):
-        k = t.loc[kind]
+        k: Any = t.loc[kind]  # pandas-stubs: .at/.loc scalars are a wide union
         done = {s: f"{k.at[s, 'completed']}/{k.at[s, 'of_jobs']}" for s in k.index}
         floor = min_relative * k.at["oasis", "completed"]
         others = k[(k.index != "oasis") & k[stat].notna() & (k["completed"] >= floor)]
@@ -356,7 +356,7 @@ def lateness_ranks(df: pd.DataFrame, stat: str, min_relative: float = 0.0) -> Ra
 
 def completed(df: pd.DataFrame) -> str:
     """Completed / jobs per scheme and job type."""
-    t = summarize_lateness(df)
+    t: Any = summarize_lateness(df)  # pandas-stubs: .at scalars are a wide union
     return "; ".join(
         f"{kind}: " + ", ".join(
             f"{LABELS[s]} {t.at[(kind, s), 'completed']}/{t.at[(kind, s), 'of_jobs']}"
@@ -558,7 +558,7 @@ def variant_table(df: pd.DataFrame) -> pd.DataFrame:
 
 def variant_cell(df: pd.DataFrame, variant: str, column: str) -> float:
     """One cell of :func:`variant_table` (NaN when the variant did not run)."""
-    t = variant_table(df)
+    t: Any = variant_table(df)  # pandas-stubs: .loc scalars are a wide union
     return float(t.loc[variant, column]) if variant in t.index else float("nan")
 
 
@@ -636,13 +636,14 @@ def plot_performance_ratio(df: pd.DataFrame) -> Figure:
             label=once("Theorem 4 bound 2α (median)"),
         )
         inter = sub[sub["kind"] == "interval"]
-        for k, r in enumerate(inter.itertuples(index=False)):
+        for k, r in enumerate(cast(Iterable[Any], inter.itertuples(index=False))):
             ax.vlines(
                 x + 0.25 + 0.05 * k,
                 r.ratio_lo,
                 r.ratio_hi,
                 color="C1",
-                label=once("[incumbent, bound] / OASiS (not proven)"),
+                # matplotlib's stub wants str; None (no legend entry) is valid
+                label=once("[incumbent, bound] / OASiS (not proven)"),  # type: ignore[arg-type]
             )
         n_zero = int((sub["kind"] == "alg_zero").sum())
         ticks.append(x)
@@ -800,7 +801,7 @@ def _per_config(
     return Cases(
         tuple(
             (f"{n} jobs ({res})", float(r[column]), note(r))
-            for (_, n, res), r in s.iterrows()
+            for (_, n, res), r in cast(Iterable[Any], s.iterrows())
         ),
         fmt,
     )

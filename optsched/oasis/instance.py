@@ -399,7 +399,7 @@ class OasisInstance(JsonMixin):
         """``ceil(E_i M_i (tau_i + 2e_i/b_i))``: fewest slots a job can run (N_i workers)."""
         return ceil_eps(self.E * self.chunk_time)
 
-    def utility(self, i: int, duration: float | np.ndarray) -> Any:
+    def utility(self, i: int | np.integer[Any], duration: float | np.ndarray) -> Any:
         """``f_i(duration)``."""
         return self.jobs[i].utility(duration)
 

@@ -274,7 +274,7 @@ def _check_capacity(inst: OkitaInstance, workers: np.ndarray, ps: np.ndarray) ->
     T, R, K = inst.n_slots, inst.n_sites, inst.n_resources
     wkey = workers[:, 1] * R + workers[:, 2]
     pkey = ps[:, 1] * R + ps[:, 2]
-    use = np.empty(((T + 1) * R, K))
+    use: np.ndarray = np.empty(((T + 1) * R, K))
     for k in range(K):
         use[:, k] = np.bincount(
             wkey, workers[:, 3] * inst.m[workers[:, 0], k], minlength=(T + 1) * R

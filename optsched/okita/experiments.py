@@ -29,7 +29,7 @@ from __future__ import annotations
 import dataclasses
 import functools
 import time
-from typing import Any
+from typing import Any, cast
 
 import numpy as np
 import pandas as pd
@@ -454,7 +454,9 @@ class PerScheme:
 
 def mean_ratio_per_scheme(df: pd.DataFrame) -> PerScheme:
     """Mean proven ratio per scheme."""
-    return PerScheme(tuple((s, float(v)) for s, v in mean_ratios(df).items()))
+    return PerScheme(
+        tuple((cast(str, s), float(v)) for s, v in mean_ratios(df).items())
+    )
 
 
 def mean_total_per_scheme(df: pd.DataFrame) -> PerScheme:

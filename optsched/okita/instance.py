@@ -496,7 +496,7 @@ class OkitaInstance(JsonMixin):
             check_keys(d, SITE_FIELDS, p)
             cap = as_list(require(d, "capacity", p), f"{p}.capacity (C_r^k)")
             sites.append(Site(capacity=tuple(cap), name=d.get("name", "")))
-        q = as_list(require(data, "bandwidth_cost"), "bandwidth_cost (q^rr')")
+        q: Any = as_list(require(data, "bandwidth_cost"), "bandwidth_cost (q^rr')")
         q = tuple(
             tuple(as_list(row, f"bandwidth_cost (q^rr')[{r}]"))
             for r, row in enumerate(q)
@@ -642,7 +642,9 @@ class _Fitter:
         if empty is None or np.floor(per * empty[1] + EPS).sum() < 1:
             return None  # cannot train a single chunk even on empty sites
         left = np.asarray(job.data, dtype=np.int64).copy()
-        workers, ps, data = [], [], []
+        workers: list[tuple[int, int, int, int]] = []
+        ps: list[tuple[int, int, int]] = []
+        data: list[tuple[int, int, int, int, int]] = []
         usage: dict[int, np.ndarray] = {}
         t, every = job.arrival, True
         while left.sum() > 0 and (limit is None or t <= limit):
@@ -656,7 +658,10 @@ class _Fitter:
             room = np.floor(per * cap + EPS).astype(np.int64)  # chunks per site
             local = np.minimum(left, room)
             load = local.copy()
-            g = {(r, r): int(local[r]) for r in np.flatnonzero(local)}
+            # (source, destination) -> chunks; numpy ints on the diagonal
+            g: dict[tuple[Any, Any], int] = {
+                (r, r): int(local[r]) for r in np.flatnonzero(local)
+            }
             rest = left - local
             for r in np.flatnonzero(rest):
                 spare = (room - load)[self.order[r]]

@@ -19,7 +19,7 @@ from __future__ import annotations
 import json
 import math
 from collections.abc import Iterable, Mapping, Sequence
-from typing import Any
+from typing import Any, cast
 
 import numpy as np
 import pandas as pd
@@ -209,7 +209,7 @@ def table2(task: dict[str, Any]) -> list[dict[str, Any]]:
             table2_row(
                 inst,
                 method,
-                opt.schedule,
+                cast(HeteroPlacement, opt.schedule),
                 "optimal",
                 avg_jct_algorithm=float(opt.objective),
                 status=opt.status,
@@ -291,7 +291,9 @@ def plot_table2(df: pd.DataFrame) -> Figure:
             f"{r.avg_jct:,.1f}",
             f"{r.paper_avg_jct:,.1f}",
         ]
-        for lab, r in zip(labels, shown.itertuples(index=False), strict=True)
+        for lab, r in zip(
+            labels, cast(Iterable[Any], shown.itertuples(index=False)), strict=True
+        )
     ]
     t = tab.table(
         cellText=cells,
@@ -325,7 +327,7 @@ def table2_rows(df: pd.DataFrame) -> pd.DataFrame:
 
 def table2_jcts(df: pd.DataFrame, keys: Sequence[str] = TABLE2_CATEGORIES) -> Cells:
     """Our avg JCT (s) of Table II's rows ``keys``."""
-    rows = table2_rows(df)
+    rows: Any = table2_rows(df)  # pandas-stubs: .loc scalars are a wide union
     return Cells(tuple(float(rows.loc[k, "avg_jct"]) for k in keys), "{:,.1f}")
 
 
@@ -338,7 +340,7 @@ def optimum_jcts(df: pd.DataFrame) -> Cells:
 def as_printed(values: Cells, printed: Sequence[float]) -> bool:
     """Whether each value rounds to the printed one (to the printed decimals)."""
     return all(
-        abs(v - p) <= 0.5 * 10.0 ** -_decimals(p) + 1e-9
+        abs(cast(float, v) - p) <= 0.5 * 10.0 ** -_decimals(p) + 1e-9
         for v, p in zip(values.values, printed, strict=True)
     )
 
@@ -352,7 +354,7 @@ def table2_throughputs(
     df: pd.DataFrame, keys: Sequence[str] = TABLE2_CATEGORIES
 ) -> str:
     """``{ResNet-18, VGG-19}`` throughputs (samples/s) of ``keys``, ``/``-separated."""
-    rows = table2_rows(df)
+    rows: Any = table2_rows(df)  # pandas-stubs: .loc scalars are a wide union
     return " / ".join(
         f"{{{rows.loc[k, 'resnet18_throughput']:,.0f}, {rows.loc[k, 'vgg19_throughput']:,.0f}}}"
         for k in keys
@@ -367,7 +369,7 @@ def paper_throughputs(keys: Sequence[str] = TABLE2_CATEGORIES) -> str:
 
 def table2_gpus(df: pd.DataFrame, keys: Sequence[str]) -> str:
     """``ResNet-18 | VGG-19`` GPU sets of ``keys``, ``/``-separated."""
-    rows = table2_rows(df)
+    rows: Any = table2_rows(df)  # pandas-stubs: .loc scalars are a wide union
     return " / ".join(
         f"{rows.loc[k, 'resnet18_gpus']} | {rows.loc[k, 'vgg19_gpus']}" for k in keys
     )
@@ -380,7 +382,7 @@ def paper_gpus(keys: Sequence[str]) -> str:
 
 def choice(df: pd.DataFrame, key: str) -> str:
     """``{3, 1}, +6.0%`` (HAS) or ``12,776.8 s, +20.6%`` (LAS): a row and its gap to the optimum."""
-    r = table2_rows(df).loc[key]
+    r: Any = table2_rows(df).loc[key]
     head = (
         table2_label("category", r["category"])
         if key == "has"
@@ -558,12 +560,13 @@ def summarize_landscape(df: pd.DataFrame, n_samples: int = N_SAMPLES) -> pd.Data
     ``prio``).
     """
     out = []
+    K: Any  # pandas-stubs: group keys are Hashable
     for K, g in df.groupby("n_workers", sort=True):
         inst_o, prio = _ordering(g, "instance"), _ordering(g, "prioritised")
         best, opt = float(g["best_avg_jct"].iloc[0]), float(g["opt_avg_jct"].iloc[0])
         e_all = expected_min(inst_o["avg_jct"], n_samples)
         e_rear = expected_min(prio.loc[prio["in_rear"], "avg_jct"], n_samples)
-        top = inst_o.loc[inst_o["avg_jct"].idxmin()]
+        top: Any = inst_o.loc[cast(Any, inst_o["avg_jct"].idxmin())]
         row: dict[str, Any] = {
             "K": int(K),
             "n_psi": int(g["n_psi"].iloc[0]),
@@ -658,6 +661,7 @@ def plot_landscape(df: pd.DataFrame) -> Figure:
     summ = summarize_landscape(df).set_index("K")
     fig = Figure(figsize=(6.0 * len(summ), 10.5), layout="constrained")
     axes = fig.subplots(3, len(summ), squeeze=False)
+    K: Any  # pandas-stubs: index labels are Hashable
     for c, (K, s) in enumerate(summ.iterrows()):
         g = df[df["n_workers"] == K]
         inst_o, prio = _ordering(g, "instance"), _ordering(g, "prioritised")
@@ -686,7 +690,7 @@ def n_categories_per_k(df: pd.DataFrame) -> PerK:
     """Per K: the number of distinct categories listed in both orderings."""
     return PerK(
         {
-            int(k): len(
+            int(cast(int, k)): len(
                 set.intersection(
                     *(set(c) for _, c in g.groupby("ordering")["category"])
                 )
@@ -727,7 +731,7 @@ def best_categories(df: pd.DataFrame) -> PerK:
         {
             int(r.K): f"ID {r.best_id} {{{r.best_category.replace('-', ',')}}} "
             f"{r.best:,.1f} s, F {r.best_fairness:.3f}, {r.best / r.opt:.3f} x opt"
-            for r in s.itertuples()
+            for r in cast(Iterable[Any], s.itertuples())
         }
     )
 
@@ -736,7 +740,10 @@ def fairness_ranges(df: pd.DataFrame) -> PerK:
     """Per K: ``(min, max)`` fairness degree over ``Psi``."""
     s = summarize_landscape(df)
     return PerK(
-        {int(r.K): (r.fair_min, r.fair_max) for r in s.itertuples()},
+        {
+            int(r.K): (r.fair_min, r.fair_max)
+            for r in cast(Iterable[Any], s.itertuples())
+        },
         "[{0[0]:.3f}, {0[1]:.3f}]",
     )
 
@@ -753,7 +760,10 @@ def sampling_increases(df: pd.DataFrame) -> PerK:
     """Per K: expected increase of the best of N = 20 over all of ``Psi`` and over the prioritised rear."""
     s = summarize_landscape(df)
     return PerK(
-        {int(r.K): (r.incr_all, r.incr_rear) for r in s.itertuples()},
+        {
+            int(r.K): (r.incr_all, r.incr_rear)
+            for r in cast(Iterable[Any], s.itertuples())
+        },
         "{0[0]:+.2%} -> {0[1]:+.2%}",
     )
 
@@ -769,7 +779,7 @@ def decline(df: pd.DataFrame) -> PerK:
                 r.rear_mean_inst / r.front_mean_inst,
                 r.spearman_inst,
             )
-            for r in s.itertuples()
+            for r in cast(Iterable[Any], s.itertuples())
         },
         "prioritised {0[0]:.2f} (rho {0[1]:+.2f}), not {0[2]:.2f} (rho {0[3]:+.2f})",
     )

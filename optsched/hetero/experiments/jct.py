@@ -23,7 +23,7 @@ import math
 import os
 import time
 from collections.abc import Callable, Iterator, Mapping, Sequence
-from typing import Any
+from typing import Any, cast
 
 import pandas as pd
 
@@ -489,7 +489,7 @@ def extrapolate(df: pd.DataFrame) -> pd.DataFrame:
     done = enum[(enum["status"] == "optimal") & (enum["enum_placements"] > 0)]
     if done.empty:
         return df
-    ref = done.loc[done["enum_placements"].idxmax()]
+    ref: Any = done.loc[cast(Any, done["enum_placements"].idxmax())]
     rate = ref["runtime_s"] / ref["enum_placements"]
     todo = (df["scheme"] == "exhaustive_enum") & (df["status"] != "optimal")
     df.loc[todo, "estimate_s"] = df.loc[todo, "enum_placements"] * rate
@@ -599,7 +599,7 @@ def share_in_fairness_band(df: pd.DataFrame) -> float:
 
 def jobs_span(df: pd.DataFrame, col: str) -> Span:
     """Range over S of a :func:`jobs_table` column in :data:`MAIN_SETTING`."""
-    return span(jobs_table(df).loc[MAIN_SETTING, col])
+    return span(cast("pd.Series[Any]", jobs_table(df).loc[MAIN_SETTING, col]))
 
 
 def fmt_seconds(s: float) -> str:
@@ -613,7 +613,7 @@ def fmt_seconds(s: float) -> str:
 
 def art_cells(df: pd.DataFrame, scheme: str) -> str:
     """Our median ART of ``scheme`` per configuration (:data:`CONFIGS`), ``/``-separated."""
-    med = medians(df)
+    med: Any = medians(df)  # pandas-stubs: .loc by a (K, S, scheme) tuple
 
     def cell(key: tuple[int, int]) -> str:
         if (*key, scheme) not in med.index:

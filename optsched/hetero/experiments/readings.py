@@ -42,7 +42,7 @@ from __future__ import annotations
 
 import math
 from collections.abc import Sequence
-from typing import Any
+from typing import Any, cast
 
 import numpy as np
 import pandas as pd
@@ -94,6 +94,7 @@ def category_optimum(
         ]
     else:
         raise ValueError(f"placement: 'market' or 'p3', got {placement!r}")
+    best_cat: tuple[int, ...]
     best, best_cat = math.inf, ()
     for c, a in cats:
         v = checked_jct(inst, a, split)
@@ -175,7 +176,7 @@ def table(df: pd.DataFrame) -> pd.DataFrame:
     out = pd.DataFrame(
         {"mean": g["normalized"].mean(), "paper": g["paper_normalized"].first()}
     )
-    return out.unstack("scheme")
+    return cast(pd.DataFrame, out.unstack("scheme"))
 
 
 def reading_cells(

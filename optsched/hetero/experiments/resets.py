@@ -21,8 +21,8 @@ from __future__ import annotations
 
 import functools
 import math
-from collections.abc import Callable, Mapping, Sequence
-from typing import Any
+from collections.abc import Callable, Iterable, Mapping, Sequence
+from typing import Any, cast
 
 import numpy as np
 import pandas as pd
@@ -297,10 +297,12 @@ def summarize_reset_events(df: pd.DataFrame) -> pd.DataFrame:
     metrics = df.pivot_table(
         index=keys, columns="mode", values=["avg_jct", "makespan"], sort=False
     )
-    metrics.columns = [f"{m}_{mode}" for m, mode in metrics.columns]
+    pairs = cast("Iterable[tuple[str, str]]", metrics.columns)  # a MultiIndex
+    metrics.columns = [f"{m}_{mode}" for m, mode in pairs]
     dyn = df[df["mode"] == "dynamic"].groupby(keys, sort=False)
     red = dyn[["reduction_avg_jct", "reduction_makespan"]].agg(["mean", "min", "max"])
-    red.columns = [f"{c.replace('reduction', 'cut')}_{a}" for c, a in red.columns]
+    pairs = cast("Iterable[tuple[str, str]]", red.columns)  # a MultiIndex
+    red.columns = [f"{c.replace('reduction', 'cut')}_{a}" for c, a in pairs]
     return metrics.join(red)
 
 

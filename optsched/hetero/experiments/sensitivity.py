@@ -28,7 +28,7 @@ from __future__ import annotations
 import math
 import time
 from collections.abc import Mapping, Sequence
-from typing import Any
+from typing import Any, cast
 
 import numpy as np
 import pandas as pd
@@ -314,8 +314,9 @@ def paper_columns(
         return dict.fromkeys(PAPER_COLUMNS, nan)
     scheme = row["scheme"]
     at_beta = scheme == "jps" and task.get("alpha", JPS_ALPHA) == JPS_ALPHA
-    beta = (row["n_samples"], task.get("beta", JPS_BETA)) if at_beta else None
-    h = round(task["h_target"], 2) if task.get("setting") == "target" else None
+    # keys of the paper's tables; None (not the paper's setting) misses them
+    beta: Any = (row["n_samples"], task.get("beta", JPS_BETA)) if at_beta else None
+    h: Any = round(task["h_target"], 2) if task.get("setting") == "target" else None
     at_eps = task.get("epsilon") == PAPER_EPSILON
     return dict(
         zip(PAPER_COLUMNS[:2], PAPER_BETA.get(beta, (nan, nan)), strict=True),
@@ -371,7 +372,7 @@ def integer_columns(df: pd.DataFrame) -> pd.DataFrame:
 def with_best_category(df: pd.DataFrame) -> pd.DataFrame:
     """Fig. 12: integer columns, the lowest-JCT category ID and the paper's (276) on every row."""
     df = integer_columns(df)
-    cat = df[df["kind"] == "category"]
+    cat: Any = df[df["kind"] == "category"]  # pandas-stubs: .loc by idxmin()
     df["best_category_id"] = int(cat.loc[cat["avg_jct"].idxmin(), "category_id"])
     df["paper_best_category_id"] = PAPER_BEST_ID
     return df
@@ -561,7 +562,10 @@ def plot_alpha(df: pd.DataFrame) -> Figure:
         title="JPS: mean over sampler seeds, 5-95% band",
     )
     cat = df[df["kind"] == "category"].sort_values("category_id")
-    n_psi, best = int(cat["n_psi"].iloc[0]), cat.loc[cat["avg_jct"].idxmin()]
+    n_psi, best = (
+        int(cat["n_psi"].iloc[0]),
+        cat.loc[cast(Any, cat["avg_jct"].idxmin())],
+    )
     ax2.plot(cat["category_id"], cat["avg_jct"], ".", ms=3, color="C0")
     ax2.plot(
         [best["category_id"]],
