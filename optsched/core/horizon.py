@@ -43,8 +43,6 @@ from typing import Any, TypeVar, cast
 
 import numpy as np
 
-from .protocols import SlottedSchedule
-
 Inst = TypeVar("Inst")
 
 
@@ -57,9 +55,8 @@ def needed_slots(sched: Any) -> int | None:
     papers without a slot horizon (``hetero``, ``asrpt``) and of ``oasis``
     (its algorithms admit only what fits in ``T``).
 
-    An object without ``last_slot`` (not a slice's schedule: a duck-typed
-    stand-in) may still state ``meta["makespan"]``; that legacy key is read
-    only then and never overrides ``last_slot``.
+    ``meta`` is never read (traces only): an object without ``last_slot``
+    needs no longer horizon.
 
     Parameters
     ----------
@@ -76,12 +73,8 @@ def needed_slots(sched: Any) -> int | None:
     ValueError
         When the stated value is not a slot number (an integer).
     """
-    value: Any
-    if isinstance(sched, SlottedSchedule):
-        value, name = sched.last_slot, "last_slot"
-    else:
-        meta = getattr(sched, "meta", None) or {}
-        value, name = meta.get("makespan"), "meta['makespan']"
+    value: Any = getattr(sched, "last_slot", None)
+    name = "last_slot"
     if value is None:
         return None
     if isinstance(value, bool) or int(value) != value:

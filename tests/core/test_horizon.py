@@ -45,7 +45,9 @@ EXAMPLES = {"edgecloud": 20, "okita": 30, "oasis": 2, "hetero": 2, "asrpt": 2}
 
 
 def _sched(makespan: int | None) -> SimpleNamespace:
-    return SimpleNamespace(meta={} if makespan is None else {"makespan": makespan})
+    # a stand-in stating its needed horizon as the typed fact, plus a
+    # contradicting trace that must be ignored (meta is for traces only)
+    return SimpleNamespace(last_slot=makespan, meta={"makespan": 10**6})
 
 
 def test_fit_extends_exactly_to_the_largest_makespan():
@@ -65,12 +67,13 @@ def test_fit_extends_exactly_to_the_largest_makespan():
     assert horizon.n_slots(hetero) is None
 
 
-def test_needed_slots_reads_the_makespan():
-    """``needed_slots`` is the schedule's makespan, None when it states none."""
+def test_needed_slots_reads_the_typed_last_slot():
+    """``needed_slots`` is the schedule's typed ``last_slot`` (never ``meta``), None when it states none."""
     assert horizon.needed_slots(_sched(12)) == 12
     assert horizon.needed_slots(_sched(None)) is None
     assert horizon.needed_slots(object()) is None
-    with pytest.raises(ValueError, match="makespan"):
+    assert horizon.needed_slots(SimpleNamespace(meta={"makespan": 9})) is None
+    with pytest.raises(ValueError, match="last_slot"):
         horizon.needed_slots(_sched(2.5))
 
 
