@@ -213,7 +213,7 @@ def int_rows(rows: Iterable[Iterable[float]] | np.ndarray, width: int) -> np.nda
 
 
 # --------------------------------------------------------------------------
-# Schedule JSON (issue 23): strict readers that raise InvalidScheduleError
+# Schedule JSON: strict readers that raise InvalidScheduleError
 # naming the field.  A schedule's ``to_dict`` writes what it stores; these
 # readers accept exactly what ``to_dict`` writes for a schedule whose values
 # are in the variables' domain, and refuse anything else (bools and strings
