@@ -403,7 +403,29 @@ def certified_solve(
         out = OfflineResult.from_solve(
             res, dl.began, lambda: extract(model), lambda s: check(inst, s)
         )
+    _certify_against_start(out, sense, start, start_obj)
     return keep_better(out, sense, start, start_obj)
+
+
+def _certify_against_start(
+    out: OfflineResult, sense: str, start: Any, start_obj: float
+) -> None:
+    """Raise :class:`~optsched.core.errors.SolverError` when HiGHS's result
+    contradicts the checked ``start``: "infeasible" although the start is a
+    feasible schedule, or a proven optimum / dual bound the start beats
+    (:func:`optsched.core.ratio.certify`, the harness's rule).
+    """
+    if start is None or math.isnan(start_obj):
+        return
+    from .errors import SolverError
+    from .ratio import certify
+
+    if out.status == "infeasible":
+        raise SolverError(
+            f"the solver reports the instance infeasible, but the start schedule "
+            f"passes the checker with objective {start_obj!r}"
+        )
+    certify(sense, start_obj, out.objective, out.bound, out.status, algorithm="start")
 
 
 def lazy_solve_offline(module: str, doc: str) -> Callable[..., OfflineResult]:

@@ -144,3 +144,20 @@ def test_best_start_reuses_the_runs_it_is_given(monkeypatch):
     got = best_start(p, inst, runs)
     assert p.check(inst, got).objective == p.check(inst, best).objective
     assert any(got is s for s in runs.values())
+
+
+@pytest.mark.parametrize(
+    ("status", "objective", "bound"),
+    [("infeasible", math.nan, math.nan), ("optimal", 20.0, 20.0)],
+)
+def test_skeleton_refuses_a_result_the_checked_start_contradicts(
+    status, objective, bound
+):
+    """A solver "infeasible", or a proven optimum below the checked start (30), raises SolverError."""
+    from optsched.core.errors import SolverError
+
+    def wrong(model, values, dl):
+        return OfflineResult(objective, bound, status, dl.elapsed(), None)
+
+    with pytest.raises(SolverError):
+        _toy(start=(3, 0), solve_step=wrong)
