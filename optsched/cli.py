@@ -261,10 +261,11 @@ def cmd_generate(args: argparse.Namespace) -> int:
 
 
 def _evaluation_line(ev: Any) -> str:
-    extra = ""
-    if hasattr(ev, "n_admitted"):
-        extra = f"  admitted={ev.n_admitted}/{len(ev.admitted)}"
-    return f"objective={ev.objective:.6g}{extra}"
+    """``objective=...`` and the evaluation's summary scalars (``EvaluationBase.SUMMARY``)."""
+    items = ev.summary().items()
+    return "  ".join(
+        f"{k}={v:.6g}" if isinstance(v, float) else f"{k}={v}" for k, v in items
+    )
 
 
 def _known_algorithm(p, name: str) -> None:

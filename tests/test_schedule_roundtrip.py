@@ -511,3 +511,26 @@ def test_negative_value_is_reported_against_its_lower_bound():
         schedule_ints([1, -2], "start", 1, lo=0)
     with pytest.raises(InvalidScheduleError, match=r"shape\[0\]: must be >= 0"):
         schedule_shape([-1, 2], "shape", 2)
+
+
+@pytest.mark.parametrize("key", optsched.PAPERS)
+def test_schedule_format_tag(key: str) -> None:
+    """The schedule JSON starts with its format tag; a wrong tag is refused.
+
+    A file without the tag (written before it existed) still loads, to the
+    same schedule.
+    """
+    p, inst, sched = _base(key)
+    d = json.loads(sched.to_json())
+    assert next(iter(d)) == "format"
+    assert d["format"] == f"optsched.{key}.schedule/1"
+    old = {k: v for k, v in d.items() if k != "format"}
+    again = p.schedule_type.from_json(json.dumps(old))
+    assert again.to_json() == sched.to_json()
+    for wrong in ("optsched.oasis/1", f"optsched.{key}.schedule/2", None):
+        with pytest.raises(InvalidScheduleError, match=r"^format: expected"):
+            p.schedule_type.from_json(json.dumps({**d, "format": wrong}))
+    with pytest.raises(
+        InvalidScheduleError, match=r"^schedule: expected a JSON object"
+    ):
+        p.schedule_type.from_json("[]")

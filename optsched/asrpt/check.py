@@ -27,6 +27,7 @@ from typing import Any
 
 import numpy as np
 
+from optsched.core.base import EvaluationBase
 from optsched.core.errors import InfeasibleScheduleError, InvalidInstanceError
 
 from .instance import AsrptInstance
@@ -35,10 +36,12 @@ from .timing import Cluster, stage_times
 
 
 @dataclass(frozen=True, eq=False)
-class AsrptEvaluation:
+class AsrptEvaluation(EvaluationBase):
     """What the checker recomputed (times in slots, ``alpha`` in ms)."""
 
-    objective: float
+    SUMMARY = ("makespan",)
+    PER_JOB = ("start", "completion", "alpha")
+
     flow_time: float
     makespan: float
     start: np.ndarray

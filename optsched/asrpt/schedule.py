@@ -8,29 +8,31 @@ placement never changes (non-preemptive, placed once).
 
 from __future__ import annotations
 
-import json
 from dataclasses import dataclass, field
 from typing import Any
 
 import numpy as np
 
+from optsched.core.base import ScheduleJsonMixin
 from optsched.core.errors import InvalidScheduleError
 from optsched.core.validate import (
     plain,
     schedule_fields,
     schedule_ints,
-    schedule_json,
 )
 
 
 @dataclass(frozen=True)
-class AsrptSchedule:
+class AsrptSchedule(ScheduleJsonMixin):
     """``start[i]``, ``servers[i]`` and ``x[i]`` (``(S_i, len(servers[i]))`` ints)."""
 
     start: tuple[int, ...]
     servers: tuple[tuple[int, ...], ...]
     x: tuple[np.ndarray, ...]
     meta: dict[str, Any] = field(default_factory=dict, compare=False)
+
+    #: Format tag of the schedule JSON (optional on reading: older files lack it).
+    FORMAT = "optsched.asrpt.schedule/1"
 
     def to_dict(self) -> dict[str, Any]:
         """Plain-JSON representation (``meta`` omitted: traces only).
@@ -39,14 +41,11 @@ class AsrptSchedule:
         ``"2"`` is written as such and :meth:`from_dict` refuses it).
         """
         return {
+            "format": self.FORMAT,
             "start": [plain(t) for t in self.start],
             "servers": [plain(list(s)) for s in self.servers],
             "x": [plain(np.asarray(a)) for a in self.x],
         }
-
-    def to_json(self) -> str:
-        """Serialise to JSON (:meth:`to_dict`)."""
-        return json.dumps(self.to_dict())
 
     @classmethod
     def from_dict(cls, data: Any) -> AsrptSchedule:
@@ -63,7 +62,8 @@ class AsrptSchedule:
             0.5"``: unknown or missing keys, a bool, string or float where an
             integer is expected, ragged or wrongly nested lists.
         """
-        d = schedule_fields(data, ("start", "servers", "x"))
+        d = schedule_fields(data, ("start", "servers", "x"), ("format",))
+        cls.check_format(d)
         start = schedule_ints(d["start"], "start", 1)
         servers = [
             schedule_ints(s, f"servers[{i}]", 1)
@@ -78,11 +78,6 @@ class AsrptSchedule:
             tuple(tuple(int(m) for m in s) for s in servers),
             tuple(x),
         )
-
-    @classmethod
-    def from_json(cls, text: str) -> AsrptSchedule:
-        """Parse :meth:`to_json` output (:meth:`from_dict`; same errors)."""
-        return cls.from_dict(schedule_json(text))
 
 
 def _json_list(value: Any, name: str) -> list[Any]:

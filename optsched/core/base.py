@@ -10,27 +10,50 @@ Every slice used to carry its own copy of these; they live here once.
   file (or none) in place.
 * :class:`JsonMixin` -- ``to_json`` / ``from_json`` on top of an instance
   class's own ``to_dict`` / ``from_dict`` (format tag, exact round trip,
-  unknown keys refused by :func:`optsched.core.validate.check_keys`).
+  unknown keys refused by :func:`optsched.core.validate.check_keys`);
+  :class:`ScheduleJsonMixin` -- the same for the schedule classes, whose
+  errors are :class:`~optsched.core.errors.InvalidScheduleError`.
 
-The certified-solve skeleton of the offline models is appended at the end of
-this module.
+* :class:`EvaluationBase` -- the base of the checkers' results (objective,
+  summary scalars, the per-job table).
+* :func:`certified_solve` -- the build / start / solve / extract / check
+  skeleton of every offline model (with :func:`start_objective`,
+  :func:`best_checked`, :func:`lazy_solve_offline`).
 """
 
 from __future__ import annotations
 
+import importlib
 import json
+import math
 import os
 import tempfile
-from collections.abc import Callable, Mapping
+from collections.abc import Callable, Iterable, Mapping
+from dataclasses import dataclass
 from pathlib import Path
-from typing import Any, ClassVar, Self
+from typing import TYPE_CHECKING, Any, ClassVar, Self
 
-from .errors import InvalidInstanceError
-from .validate import require
+import numpy as np
+
+from .errors import InfeasibleScheduleError, InvalidInstanceError, InvalidScheduleError
+from .protocols import OfflineResult  # models import it from here
+from .validate import schedule_json
+
+if TYPE_CHECKING:  # pragma: no cover - typing only
+    import pandas as pd
+
+    from .solver import Deadline
 
 __all__ = [
     "TOL",
+    "EvaluationBase",
     "JsonMixin",
+    "OfflineResult",
+    "ScheduleJsonMixin",
+    "best_checked",
+    "certified_solve",
+    "lazy_solve_offline",
+    "start_objective",
     "default_file_mode",
     "write_atomic",
     "write_text_atomic",
@@ -204,6 +227,12 @@ class JsonMixin:
 
     #: Format tag written to and required in the ``format`` field.
     FORMAT: ClassVar[str]
+    #: What the class holds, for messages (``"instance"`` / ``"schedule"``).
+    WHAT: ClassVar[str] = "instance"
+    #: The error every refusal of :meth:`from_json` / :meth:`check_format` raises.
+    ERROR: ClassVar[type[Exception]] = InvalidInstanceError
+    #: Whether a missing ``format`` field is refused (True for instances).
+    FORMAT_REQUIRED: ClassVar[bool] = True
 
     def to_dict(self) -> dict[str, Any]:  # pragma: no cover - overridden
         """The instance as plain JSON values (implemented by the class)."""
@@ -225,13 +254,27 @@ class JsonMixin:
         Raises
         ------
         InvalidInstanceError
-            The field is missing (``"format: missing required field"``) or
+            (:attr:`ERROR`; InvalidScheduleError for schedules) The field
+            is missing and :attr:`FORMAT_REQUIRED` (``"format: missing
+            required field"``) or
             holds another tag (``"format: expected 'optsched.oasis/1', got
             ..."``).
         """
-        fmt = require(data, "format")
+        if "format" not in data:
+            if cls.FORMAT_REQUIRED:
+                raise cls.ERROR("format: missing required field")
+            return
+        fmt = data["format"]
         if fmt != cls.FORMAT:
-            raise InvalidInstanceError(f"format: expected {cls.FORMAT!r}, got {fmt!r}")
+            raise cls.ERROR(f"format: expected {cls.FORMAT!r}, got {fmt!r}")
+
+    @classmethod
+    def parse_json(cls, text: str | bytes | bytearray) -> Any:
+        """JSON text -> plain values; bad JSON raises :attr:`ERROR`."""
+        try:
+            return json.loads(text)
+        except ValueError as exc:  # JSONDecodeError, or an int of > 4300 digits
+            raise cls.ERROR(f"<json>: not valid JSON ({exc})") from exc
 
     @classmethod
     def from_json(cls, text: str | bytes | bytearray) -> Self:
@@ -244,18 +287,92 @@ class JsonMixin:
             4,300-digit conversion limit), the top level is not an object, or
             :meth:`from_dict` refuses the content (naming the field).
         """
-        try:
-            data = json.loads(text)
-        except ValueError as exc:  # JSONDecodeError, or an int of > 4300 digits
-            raise InvalidInstanceError(f"<json>: not valid JSON ({exc})") from exc
+        data = cls.parse_json(text)
         if not isinstance(data, Mapping):
-            raise InvalidInstanceError(
-                f"instance: expected a JSON object, got {type(data).__name__}"
+            raise cls.ERROR(
+                f"{cls.WHAT}: expected a JSON object, got {type(data).__name__}"
             )
         return cls.from_dict(data)
 
 
-# --- certified solve skeleton (appended) ---
+class ScheduleJsonMixin(JsonMixin):
+    """:class:`JsonMixin` for the schedule classes.
+
+    Differences from instances: every refusal is an
+    :class:`~optsched.core.errors.InvalidScheduleError`; the JSON parser
+    (:func:`~optsched.core.validate.schedule_json`) also refuses a repeated
+    key; the ``format`` field (``"optsched.<key>.schedule/1"``) is written
+    first by ``to_dict`` but optional on reading, so schedule files written
+    before it was introduced still load (a wrong tag is refused).
+    """
+
+    __slots__ = ()
+
+    WHAT: ClassVar[str] = "schedule"
+    ERROR: ClassVar[type[Exception]] = InvalidScheduleError
+    FORMAT_REQUIRED: ClassVar[bool] = False
+
+    @classmethod
+    def parse_json(cls, text: str | bytes | bytearray) -> Any:
+        """Schedule JSON text -> plain values (:func:`~optsched.core.validate.schedule_json`)."""
+        return schedule_json(text)
+
+
+# --------------------------------------------------------------------------
+# Evaluations
+# --------------------------------------------------------------------------
+
+
+@dataclass(frozen=True, eq=False)
+class EvaluationBase:
+    """The shared base of the five checkers' results (``<Key>Evaluation``).
+
+    Each paper's evaluation adds its own recomputed quantities (arrays per
+    job or per slot, totals) after :attr:`objective` and names
+
+    * in :attr:`SUMMARY` the scalar attributes (fields or properties) worth
+      a line beside the objective (the CLI's ``run`` / ``check`` print
+      them), and
+    * in :attr:`PER_JOB` the fields holding one value per job, which
+      :meth:`per_job` returns as a table.
+
+    Attributes
+    ----------
+    objective
+        The paper's objective recomputed from the schedule alone (the only
+        field core reads; see :class:`optsched.core.protocols.Evaluation`).
+    """
+
+    objective: float
+
+    #: Scalar attributes shown beside the objective, in order.
+    SUMMARY: ClassVar[tuple[str, ...]] = ()
+    #: Fields of one value per job, in column order.
+    PER_JOB: ClassVar[tuple[str, ...]] = ()
+
+    def summary(self) -> dict[str, float | int]:
+        """``{"objective": ..., **{name: value for name in SUMMARY}}`` as Python numbers."""
+        out: dict[str, float | int] = {"objective": float(self.objective)}
+        for name in self.SUMMARY:
+            value = getattr(self, name)
+            out[name] = (
+                int(value) if isinstance(value, int | np.integer) else float(value)
+            )
+        return out
+
+    def per_job(self) -> pd.DataFrame:
+        """One row per job (index ``job``), one column per :attr:`PER_JOB` field."""
+        import pandas as pd
+
+        cols = {name: np.asarray(getattr(self, name)) for name in self.PER_JOB}
+        frame = pd.DataFrame(cols)
+        frame.index.name = "job"
+        return frame
+
+
+# --------------------------------------------------------------------------
+# The certified-solve skeleton
+# --------------------------------------------------------------------------
 #
 # One skeleton for every ``models/<key>.py`` ``solve_offline``: build the
 # model within the budget, apply the caller's MIP start, solve with what is
@@ -263,25 +380,6 @@ class JsonMixin:
 # start when HiGHS stopped without a better incumbent.  The solver module
 # (Pyomo, HiGHS) is imported on the first call, so that the data layer that
 # imports this module stays light.
-
-import importlib  # noqa: E402
-import math  # noqa: E402
-from collections.abc import Iterable  # noqa: E402
-from typing import TYPE_CHECKING  # noqa: E402
-
-from .errors import InfeasibleScheduleError  # noqa: E402
-from .registry import OfflineResult  # noqa: E402  (models import it from here)
-
-if TYPE_CHECKING:  # pragma: no cover - typing only
-    from .solver import Deadline
-
-__all__ += [
-    "OfflineResult",
-    "best_checked",
-    "certified_solve",
-    "lazy_solve_offline",
-    "start_objective",
-]
 
 
 def start_objective(inst: Any, start: Any, check: Callable[[Any, Any], Any]) -> float:

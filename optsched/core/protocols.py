@@ -24,8 +24,8 @@ satisfies them structurally (no base class to inherit).
 * :class:`Algorithm`: the one signature of every algorithm,
   ``alg(inst, *, seed=0, params=None) -> schedule``;
   :func:`signature_mismatch` says how a callable differs from it.
-* :data:`Status`: the status of an offline solve
-  (:class:`optsched.core.registry.OfflineResult`).
+* :data:`Status` and :class:`OfflineResult`: the status and the result of
+  an offline solve (every ``solve_offline`` returns an OfflineResult).
 
 The protocols are ``runtime_checkable`` where an ``isinstance`` check means
 something (presence of the members; signatures are not checked by
@@ -35,13 +35,32 @@ something (presence of the members; signatures are not checked by
 from __future__ import annotations
 
 import inspect
-from typing import Any, Literal, Protocol, Self, TypeVar, get_args, runtime_checkable
+import math
+import time
+from collections.abc import Callable
+from dataclasses import dataclass
+from typing import (
+    TYPE_CHECKING,
+    Any,
+    Generic,
+    Literal,
+    Protocol,
+    Self,
+    TypeVar,
+    cast,
+    get_args,
+    runtime_checkable,
+)
+
+if TYPE_CHECKING:  # pragma: no cover - typing only
+    from .solver import SolveResult
 
 __all__ = [
     "STATUSES",
     "Algorithm",
     "Evaluation",
     "Instance",
+    "OfflineResult",
     "Schedule",
     "Sense",
     "SlottedSchedule",
@@ -194,3 +213,57 @@ def signature_mismatch(fn: Any) -> str | None:
         ):
             return f"{name!r} must default to {default!r}, got {p.default!r}: {sig}"
     return None
+
+
+#: The schedule type of an :class:`OfflineResult`.
+S = TypeVar("S", bound=Schedule)
+
+
+@dataclass(frozen=True)
+class OfflineResult(Generic[S]):
+    """Offline optimum of one instance as certified by the solver.
+
+    Attributes
+    ----------
+    objective
+        Objective of the incumbent schedule as recomputed by the paper's
+        checker (NaN when there is no incumbent).  It is the optimum only when
+        ``status == "optimal"``.
+    bound
+        Solver's dual bound (upper bound for max, lower bound for min).
+    status
+        ``optimal``, ``time_limit``, ``infeasible`` or ``error``
+        (:data:`optsched.core.protocols.Status`).
+    runtime
+        Wall-clock seconds of the solve.
+    schedule
+        The incumbent schedule (the slice's Schedule type) or None.
+    """
+
+    objective: float
+    bound: float
+    status: Status
+    runtime: float
+    schedule: S | None = None
+
+    @classmethod
+    def from_solve(
+        cls,
+        res: SolveResult,
+        began: float,
+        extract: Callable[[], S],
+        evaluate: Callable[[S], Evaluation],
+    ) -> OfflineResult[S]:
+        """The result of a MILP solve ``res`` (:class:`optsched.core.solver.SolveResult`).
+
+        With an incumbent, ``extract()`` turns it into the slice's schedule
+        and ``evaluate(schedule).objective`` (the paper's checker) is the
+        reported objective -- never the solver's own value; ``runtime`` is
+        the wall time since ``began`` (``time.perf_counter()``).
+        """
+        objective, sched = math.nan, None
+        if res.has_solution:
+            sched = extract()
+            objective = float(evaluate(sched).objective)
+        status = cast(Status, res.status)
+        return cls(objective, res.bound, status, time.perf_counter() - began, sched)

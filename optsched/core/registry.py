@@ -3,18 +3,22 @@
 from __future__ import annotations
 
 import importlib
-import math
-import time
 from collections.abc import Callable, Mapping
 from dataclasses import dataclass, field
-from typing import TYPE_CHECKING, Any, Generic, TypeVar, cast
+from typing import TYPE_CHECKING, Any, Generic, TypeVar
 
 from . import horizon
-from .protocols import Algorithm, Evaluation, Instance, Schedule, Sense, Status
+from .protocols import (
+    Algorithm,
+    Evaluation,
+    Instance,
+    OfflineResult,
+    Schedule,
+    Sense,
+)
 
 if TYPE_CHECKING:
     from .adversary import SearchSpace
-    from .solver import SolveResult
 
 #: A paper's instance, schedule and evaluation types (:class:`Paper` is
 #: generic over them; typing only).
@@ -30,56 +34,6 @@ _SLICES: dict[str, str] = {
     "okita": "optsched.okita.paper",
     "asrpt": "optsched.asrpt.paper",
 }
-
-
-@dataclass(frozen=True)
-class OfflineResult(Generic[S]):
-    """Offline optimum of one instance as certified by the solver.
-
-    Attributes
-    ----------
-    objective
-        Objective of the incumbent schedule as recomputed by the paper's
-        checker (NaN when there is no incumbent).  It is the optimum only when
-        ``status == "optimal"``.
-    bound
-        Solver's dual bound (upper bound for max, lower bound for min).
-    status
-        ``optimal``, ``time_limit``, ``infeasible`` or ``error``
-        (:data:`optsched.core.protocols.Status`).
-    runtime
-        Wall-clock seconds of the solve.
-    schedule
-        The incumbent schedule (the slice's Schedule type) or None.
-    """
-
-    objective: float
-    bound: float
-    status: Status
-    runtime: float
-    schedule: S | None = None
-
-    @classmethod
-    def from_solve(
-        cls,
-        res: SolveResult,
-        began: float,
-        extract: Callable[[], S],
-        evaluate: Callable[[S], Evaluation],
-    ) -> OfflineResult[S]:
-        """The result of a MILP solve ``res`` (:class:`optsched.core.solver.SolveResult`).
-
-        With an incumbent, ``extract()`` turns it into the slice's schedule
-        and ``evaluate(schedule).objective`` (the paper's checker) is the
-        reported objective -- never the solver's own value; ``runtime`` is
-        the wall time since ``began`` (``time.perf_counter()``).
-        """
-        objective, sched = math.nan, None
-        if res.has_solution:
-            sched = extract()
-            objective = float(evaluate(sched).objective)
-        status = cast(Status, res.status)
-        return cls(objective, res.bound, status, time.perf_counter() - began, sched)
 
 
 @dataclass(frozen=True)

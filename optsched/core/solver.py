@@ -74,6 +74,7 @@ from pyomo.contrib.solver.common.results import (
 )
 
 from .errors import SolverError
+from .protocols import OfflineResult
 
 STATUSES = ("optimal", "time_limit", "infeasible", "unbounded", "error")
 #: HiGHS options of every MIP solve (reasons in the module docstring).
@@ -449,7 +450,7 @@ def timed_out(
     bound: float,
     schedule: Any = None,
     objective: float = math.nan,
-) -> Any:
+) -> OfflineResult[Any]:
     """The ``OfflineResult`` of a ``solve_offline`` whose budget ran out before HiGHS.
 
     Status ``time_limit``, ``runtime`` measured by ``deadline``, the checked
@@ -457,8 +458,6 @@ def timed_out(
     as incumbent with its checker ``objective`` (NaN without one), and a
     valid ``bound`` that needs no solve.
     """
-    from .registry import OfflineResult
-
     if schedule is None:
         objective = math.nan
     return OfflineResult(

@@ -34,7 +34,7 @@ from dataclasses import dataclass
 
 import numpy as np
 
-from optsched.core.base import TOL
+from optsched.core.base import TOL, EvaluationBase
 from optsched.core.errors import InfeasibleScheduleError
 
 from .instance import EdgeCloudInstance
@@ -44,7 +44,7 @@ NO_CLOUD_PREEMPTION = "Sec. III"
 
 
 @dataclass(frozen=True, eq=False)
-class EdgeCloudEvaluation:
+class EdgeCloudEvaluation(EvaluationBase):
     """What the checker recomputed.
 
     Attributes
@@ -69,7 +69,9 @@ class EdgeCloudEvaluation:
         Per slot, number of cloud workers in use.
     """
 
-    objective: float
+    SUMMARY = ("mean_jct", "n_preemptions")
+    PER_JOB = ("completion", "jct", "zeta", "preemptions")
+
     completion: np.ndarray
     jct: np.ndarray
     zeta: np.ndarray

@@ -16,7 +16,6 @@ Any assignment, feasible or not, can be written this way; the checker
 
 from __future__ import annotations
 
-import json
 from collections.abc import Iterable
 from dataclasses import dataclass, field
 from typing import Any
@@ -24,12 +23,12 @@ from typing import Any
 import numpy as np
 
 from optsched.core import horizon
+from optsched.core.base import ScheduleJsonMixin
 from optsched.core.validate import (
     int_rows,
     plain,
     schedule_fields,
     schedule_ints,
-    schedule_json,
     schedule_str,
 )
 
@@ -40,7 +39,7 @@ PS_COLUMNS = ("job", "slot", "server", "ps")
 
 
 @dataclass(frozen=True, eq=False)
-class EdgeCloudSchedule:
+class EdgeCloudSchedule(ScheduleJsonMixin):
     """A slot-by-slot schedule of every job (the decision variables of (2)).
 
     Attributes
@@ -118,6 +117,9 @@ class EdgeCloudSchedule:
             np.maximum.at(c, self.runs[:, 0], self.runs[:, 2])
         return c
 
+    #: Format tag of the schedule JSON (optional on reading: older files lack it).
+    FORMAT = "optsched.edgecloud.schedule/1"
+
     def to_dict(self) -> dict[str, Any]:
         """Plain-JSON representation (``meta`` omitted: traces only).
 
@@ -127,15 +129,12 @@ class EdgeCloudSchedule:
         """
         z = np.asarray(self.zeta)
         return {
+            "format": self.FORMAT,
             "algorithm": plain(self.algorithm),
             "runs": plain(np.asarray(self.runs)),
             "ps": plain(np.asarray(self.ps)),
             "zeta": plain(z.astype(np.int64) if z.dtype == bool else z),
         }
-
-    def to_json(self) -> str:
-        """Serialise to JSON (:meth:`to_dict`)."""
-        return json.dumps(self.to_dict())
 
     @classmethod
     def from_dict(cls, data: Any) -> EdgeCloudSchedule:
@@ -151,18 +150,14 @@ class EdgeCloudSchedule:
             Naming the field: unknown or missing keys, a bool, string or
             float where an integer is expected, rows of the wrong length.
         """
-        d = schedule_fields(data, ("runs", "ps", "zeta"), ("algorithm",))
+        d = schedule_fields(data, ("runs", "ps", "zeta"), ("format", "algorithm"))
+        cls.check_format(d)
         return cls(
             runs=schedule_ints(d["runs"], "runs", 2, shape=(None, len(RUN_COLUMNS))),
             ps=schedule_ints(d["ps"], "ps", 2, shape=(None, len(PS_COLUMNS))),
             zeta=schedule_ints(d["zeta"], "zeta", 1, lo=0, hi=1).astype(bool),
             algorithm=schedule_str(d.get("algorithm", ""), "algorithm"),
         )
-
-    @classmethod
-    def from_json(cls, text: str) -> EdgeCloudSchedule:
-        """Parse :meth:`to_json` output (:meth:`from_dict`; same errors)."""
-        return cls.from_dict(schedule_json(text))
 
 
 def cloud_only(inst: EdgeCloudInstance) -> EdgeCloudSchedule:

@@ -29,7 +29,7 @@ from dataclasses import dataclass
 
 import numpy as np
 
-from optsched.core.base import TOL
+from optsched.core.base import TOL, EvaluationBase
 from optsched.core.errors import InfeasibleScheduleError
 
 from .instance import HeteroInstance
@@ -37,7 +37,7 @@ from .schedule import HeteroPlacement
 
 
 @dataclass(frozen=True, eq=False)
-class HeteroEvaluation:
+class HeteroEvaluation(EvaluationBase):
     """What the checker recomputed (all on the true throughput).
 
     Attributes
@@ -56,7 +56,9 @@ class HeteroEvaluation:
         ``K_i`` per job.
     """
 
-    objective: float
+    SUMMARY = ("makespan",)
+    PER_JOB = ("jct", "compute_latency", "comm_latency", "throughput", "n_workers")
+
     jct: np.ndarray
     compute_latency: np.ndarray
     comm_latency: np.ndarray

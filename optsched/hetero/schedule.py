@@ -2,19 +2,18 @@
 
 from __future__ import annotations
 
-import json
 from collections.abc import Sequence
 from dataclasses import dataclass, field
 from typing import Any
 
 import numpy as np
 
+from optsched.core.base import ScheduleJsonMixin
 from optsched.core.validate import (
     plain,
     schedule_fields,
     schedule_floats,
     schedule_ints,
-    schedule_json,
     schedule_shape,
     schedule_str,
 )
@@ -39,7 +38,7 @@ def proportional_workload(
 
 
 @dataclass(frozen=True, eq=False)
-class HeteroPlacement:
+class HeteroPlacement(ScheduleJsonMixin):
     """A placement: the decision variables of P1 (8).
 
     Attributes
@@ -113,6 +112,9 @@ class HeteroPlacement:
         """``kappa_i``: the workers selected for job ``i``."""
         return [int(k) for k in np.flatnonzero(np.asarray(self.sigma)[i])]
 
+    #: Format tag of the schedule JSON (optional on reading: older files lack it).
+    FORMAT = "optsched.hetero.schedule/1"
+
     def to_dict(self) -> dict[str, Any]:
         """Plain-JSON representation (``meta`` omitted: traces only).
 
@@ -121,6 +123,7 @@ class HeteroPlacement:
         ``workload_shape`` keep the sizes an empty list cannot show.
         """
         return {
+            "format": self.FORMAT,
             "algorithm": plain(self.algorithm),
             "sigma": plain(np.asarray(self.sigma)),
             "workload": plain(np.asarray(self.workload)),
@@ -129,10 +132,6 @@ class HeteroPlacement:
             "sigma_shape": list(np.shape(self.sigma)),
             "workload_shape": list(np.shape(self.workload)),
         }
-
-    def to_json(self) -> str:
-        """Serialise to JSON (:meth:`to_dict`)."""
-        return json.dumps(self.to_dict())
 
     @classmethod
     def from_dict(cls, data: Any) -> HeteroPlacement:
@@ -154,8 +153,16 @@ class HeteroPlacement:
         d = schedule_fields(
             data,
             ("sigma", "workload"),
-            ("algorithm", "category", "prices", "sigma_shape", "workload_shape"),
+            (
+                "format",
+                "algorithm",
+                "category",
+                "prices",
+                "sigma_shape",
+                "workload_shape",
+            ),
         )
+        cls.check_format(d)
         sigma_shape = schedule_shape(d.get("sigma_shape"), "sigma_shape", 2)
         workload_shape = schedule_shape(d.get("workload_shape"), "workload_shape", 2)
         cat, prices = d.get("category"), d.get("prices")
@@ -170,8 +177,3 @@ class HeteroPlacement:
             else tuple(int(v) for v in schedule_ints(cat, "category", 1)),
             prices=None if prices is None else schedule_floats(prices, "prices", 1),
         )
-
-    @classmethod
-    def from_json(cls, text: str) -> HeteroPlacement:
-        """Parse :meth:`to_json` output (:meth:`from_dict`; same errors)."""
-        return cls.from_dict(schedule_json(text))

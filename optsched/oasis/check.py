@@ -12,7 +12,7 @@ from dataclasses import dataclass
 
 import numpy as np
 
-from optsched.core.base import TOL
+from optsched.core.base import TOL, EvaluationBase
 from optsched.core.errors import InfeasibleScheduleError
 
 from .instance import OasisInstance
@@ -20,7 +20,7 @@ from .schedule import OasisSchedule
 
 
 @dataclass(frozen=True, eq=False)
-class OasisEvaluation:
+class OasisEvaluation(EvaluationBase):
     """What the checker recomputed.
 
     Attributes
@@ -37,7 +37,9 @@ class OasisEvaluation:
         ``t_hat_i - a_i - gamma3_i`` for admitted jobs, NaN otherwise (Fig. 4).
     """
 
-    objective: float
+    SUMMARY = ("n_admitted",)
+    PER_JOB = ("utility", "completion", "admitted", "lateness")
+
     utility: np.ndarray
     completion: np.ndarray
     admitted: np.ndarray

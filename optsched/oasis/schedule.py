@@ -2,17 +2,16 @@
 
 from __future__ import annotations
 
-import json
 from dataclasses import dataclass, field
 from typing import Any
 
 import numpy as np
 
+from optsched.core.base import ScheduleJsonMixin
 from optsched.core.validate import (
     plain,
     schedule_fields,
     schedule_ints,
-    schedule_json,
     schedule_shape,
     schedule_str,
 )
@@ -21,7 +20,7 @@ from .instance import OasisInstance
 
 
 @dataclass(frozen=True, eq=False)
-class OasisSchedule:
+class OasisSchedule(ScheduleJsonMixin):
     """A schedule for every job of an instance (the decision variables of (1)).
 
     Attributes
@@ -70,6 +69,9 @@ class OasisSchedule:
         last = T - np.argmax(active[:, ::-1], axis=1)
         return np.where(active.any(axis=1), last, 0)
 
+    #: Format tag of the schedule JSON (optional on reading: older files lack it).
+    FORMAT = "optsched.oasis.schedule/1"
+
     def to_dict(self) -> dict[str, Any]:
         """Plain-JSON representation of the decision variables and the name.
 
@@ -81,6 +83,7 @@ class OasisSchedule:
         """
         x = np.asarray(self.admitted)
         return {
+            "format": self.FORMAT,
             "algorithm": plain(self.algorithm),
             "admitted": plain(x.astype(np.int64) if x.dtype == bool else x),
             "workers": plain(np.asarray(self.workers)),
@@ -88,10 +91,6 @@ class OasisSchedule:
             "workers_shape": list(np.shape(self.workers)),
             "ps_shape": list(np.shape(self.ps)),
         }
-
-    def to_json(self) -> str:
-        """Serialise to JSON (:meth:`to_dict`)."""
-        return json.dumps(self.to_dict())
 
     @classmethod
     def from_dict(cls, data: Any) -> OasisSchedule:
@@ -111,8 +110,9 @@ class OasisSchedule:
         d = schedule_fields(
             data,
             ("admitted", "workers", "ps"),
-            ("algorithm", "workers_shape", "ps_shape"),
+            ("format", "algorithm", "workers_shape", "ps_shape"),
         )
+        cls.check_format(d)
         return cls(
             admitted=schedule_ints(d["admitted"], "admitted", 1, lo=0, hi=1).astype(
                 bool
@@ -128,8 +128,3 @@ class OasisSchedule:
             ),
             algorithm=schedule_str(d.get("algorithm", ""), "algorithm"),
         )
-
-    @classmethod
-    def from_json(cls, text: str) -> OasisSchedule:
-        """Parse :meth:`to_json` output (:meth:`from_dict`; same errors)."""
-        return cls.from_dict(schedule_json(text))

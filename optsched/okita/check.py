@@ -36,7 +36,7 @@ from dataclasses import dataclass
 
 import numpy as np
 
-from optsched.core.base import TOL
+from optsched.core.base import TOL, EvaluationBase
 from optsched.core.errors import InfeasibleScheduleError
 
 from .instance import OkitaInstance
@@ -46,7 +46,7 @@ ARRIVAL = "Sec. III-A"
 
 
 @dataclass(frozen=True, eq=False)
-class OkitaEvaluation:
+class OkitaEvaluation(EvaluationBase):
     """What the checker recomputed.
 
     Attributes
@@ -71,7 +71,9 @@ class OkitaEvaluation:
         ``sum_t sum_{r, r'} q^{rr'} pi_i y_i^r(t) s_i^{r'}(t)``.
     """
 
-    objective: float
+    SUMMARY = ("latency_cost", "bandwidth_cost")
+    PER_JOB = ("completion", "duration", "latency", "transfer", "exchange")
+
     latency_cost: float
     bandwidth_cost: float
     completion: np.ndarray

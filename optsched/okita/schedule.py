@@ -22,7 +22,6 @@ generator's calibration.
 
 from __future__ import annotations
 
-import json
 import operator
 from collections.abc import Iterable
 from dataclasses import dataclass, field
@@ -31,12 +30,12 @@ from typing import Any
 import numpy as np
 
 from optsched.core import horizon
+from optsched.core.base import ScheduleJsonMixin
 from optsched.core.validate import (
     int_rows,
     plain,
     schedule_fields,
     schedule_ints,
-    schedule_json,
     schedule_str,
 )
 
@@ -49,7 +48,7 @@ GAP_COLUMNS = ("job", "slot")
 
 
 @dataclass(frozen=True, eq=False)
-class OkitaSchedule:
+class OkitaSchedule(ScheduleJsonMixin):
     """A slot-by-slot schedule of every job (the decision variables of (2)).
 
     Attributes
@@ -146,15 +145,19 @@ class OkitaSchedule:
             np.maximum.at(c, w[:, 0], w[:, 1])
         return c
 
+    #: Format tag of the schedule JSON (optional on reading: older files lack it).
+    FORMAT = "optsched.okita.schedule/1"
+
     def to_dict(self) -> dict[str, Any]:
         """Plain-JSON representation (``meta`` omitted: traces only).
 
         Rows are written as stored (no cast: a fractional count stays
         fractional and :meth:`from_dict` refuses it).  ``ps_gaps`` is
-        written as rows ``[job, slot]`` only when there are gaps, so a
-        schedule without gaps has the JSON of before the field existed.
+        written as rows ``[job, slot]`` only when there are gaps (absent
+        reads as no gaps).
         """
         d = {
+            "format": self.FORMAT,
             "algorithm": plain(self.algorithm),
             "workers": plain(np.asarray(self.workers)),
             "ps": plain(np.asarray(self.ps)),
@@ -163,10 +166,6 @@ class OkitaSchedule:
         if self.ps_gaps:
             d["ps_gaps"] = plain(self.ps_gaps)
         return d
-
-    def to_json(self) -> str:
-        """Serialise to JSON (:meth:`to_dict`)."""
-        return json.dumps(self.to_dict())
 
     @classmethod
     def from_dict(cls, data: Any) -> OkitaSchedule:
@@ -184,7 +183,10 @@ class OkitaSchedule:
             Naming the field: unknown or missing keys, a bool, string or
             float where an integer is expected, rows of the wrong length.
         """
-        d = schedule_fields(data, ("workers", "ps", "data"), ("algorithm", "ps_gaps"))
+        d = schedule_fields(
+            data, ("workers", "ps", "data"), ("format", "algorithm", "ps_gaps")
+        )
+        cls.check_format(d)
         gaps = schedule_ints(
             d.get("ps_gaps", []), "ps_gaps", 2, shape=(None, len(GAP_COLUMNS)), lo=0
         )
@@ -197,11 +199,6 @@ class OkitaSchedule:
             algorithm=schedule_str(d.get("algorithm", ""), "algorithm"),
             ps_gaps=tuple((int(i), int(t)) for i, t in gaps),
         )
-
-    @classmethod
-    def from_json(cls, text: str) -> OkitaSchedule:
-        """Parse :meth:`to_json` output (:meth:`from_dict`; same errors)."""
-        return cls.from_dict(schedule_json(text))
 
 
 # --------------------------------------------------------------------------

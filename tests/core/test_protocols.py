@@ -362,14 +362,14 @@ def test_declared_violation_reads_the_typed_field_not_meta() -> None:
 
 
 def test_schedule_json_without_gaps_is_unchanged_and_old_files_load() -> None:
-    """A schedule without gaps writes no ``ps_gaps`` key (the JSON of before the
-    field), and a file without the key loads with no gaps."""
+    """A schedule without gaps writes no ``ps_gaps`` key, and a file without
+    the key (or the format tag: written before both existed) loads with no gaps."""
     inst = OKITA.generate(seed=1, **TINY["okita"])
     sched = _run(OKITA, "okita", inst)
     assert sched.ps_gaps == ()
     d = sched.to_dict()
-    assert set(d) == {"algorithm", "workers", "ps", "data"}
-    old = OkitaSchedule.from_dict(d)
+    assert set(d) == {"format", "algorithm", "workers", "ps", "data"}
+    old = OkitaSchedule.from_dict({k: v for k, v in d.items() if k != "format"})
     assert old.ps_gaps == () and old.to_json() == sched.to_json()
     assert OkitaSchedule.from_dict({**d, "ps_gaps": []}).ps_gaps == ()
 
@@ -404,3 +404,30 @@ def test_ps_gaps_constructor_normalises_and_refuses_non_integers() -> None:
         OkitaSchedule.build(ps_gaps=[(0, 1.5)])
     with pytest.raises(ValueError, match=r"ps_gaps\[1\]"):
         OkitaSchedule.build(ps_gaps=[(0, 1), (0, 1, 2)])
+
+
+@pytest.mark.parametrize("key", optsched.PAPERS)
+def test_every_evaluation_shares_the_base(key: str) -> None:
+    """Each checker returns an EvaluationBase: summary scalars and a per-job table.
+
+    The per-job table has one row per job of the instance and its columns are
+    the checker's own arrays (compared entry by entry).
+    """
+    import numpy as np
+
+    from optsched.core.base import EvaluationBase
+
+    p = optsched.get_paper(key)
+    inst = p.generate(seed=3, **TINY[key])
+    name = next(iter(p.algorithms))
+    ev = p.check(inst, _run(p, name, inst))
+    assert isinstance(ev, EvaluationBase)
+    summary = ev.summary()
+    assert list(summary) == ["objective", *type(ev).SUMMARY]
+    assert summary["objective"] == ev.objective
+    assert all(type(v) in (int, float) for v in summary.values())
+    table = ev.per_job()
+    assert len(table) == inst.n_jobs and list(table.columns) == list(ev.PER_JOB)
+    assert table.index.name == "job"
+    for col in ev.PER_JOB:
+        np.testing.assert_array_equal(table[col].to_numpy(), getattr(ev, col))
