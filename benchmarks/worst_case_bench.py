@@ -43,6 +43,7 @@ import optsched
 from optsched.core import experiment
 from optsched.core.adversary import certified_ratio, read_trace, task_rows, worst_case
 from optsched.core.experiment import write_atomic
+from optsched.core.record import record_run
 
 #: The papers' own online algorithms.
 OWN = {
@@ -221,6 +222,61 @@ def run(
     return summarise(out_dir, data_dir)
 
 
+def rescore(data_dir: Path) -> list[str]:
+    """Re-derive ``kind`` / ratios of every saved trace with the current core rule.
+
+    No instance is evaluated again: each trace row keeps its checked ALG,
+    OPT, bound and status, and :func:`optsched.core.ratio.ratio_columns`
+    (with its zero rule, :func:`optsched.core.ratio.near_zero`) recomputes
+    ``ratio``, ``ratio_lo``, ``ratio_hi``, ``kind`` and ``certified``;
+    ``current`` / ``best`` follow the rows whose certified value changed,
+    and the saved row's ``worst_ratio`` / ``kind`` are those of the trace's
+    worst row.  The searches' choices are the ones made under the old rule
+    (a changed value was already the largest of its trace, so the worst
+    instance is the same).  Returns the stems whose trace changed.
+    """
+    from optsched.core.ratio import ratio_columns
+
+    changed = []
+    for row_file in sorted((data_dir / "runs").glob("*.row.json")):
+        row = json.loads(row_file.read_text())
+        stem = row_file.name.removesuffix(".row.json")
+        trace_file = row_file.with_name(f"{stem}.trace.csv.gz")
+        tr = read_trace(trace_file)
+        sense = optsched.get_paper(row["paper"]).sense
+        new = tr.copy()
+        remap: dict[float, float] = {}
+        for i, r in tr.iterrows():
+            if r["kind"] not in ("proven", "interval", "alg_zero", "opt_zero"):
+                continue
+            cols = ratio_columns(sense, r["alg_objective"], r["opt_objective"],
+                                 r["opt_bound"], r["opt_status"])  # fmt: skip
+            for c in ("ratio", "ratio_lo", "ratio_hi", "kind"):
+                new.at[i, c] = cols[c]
+            cert = certified_ratio({**r.to_dict(), **cols})
+            if cert != r["certified"] and not (
+                math.isnan(cert) and math.isnan(r["certified"])
+            ):
+                remap[float(r["certified"])] = cert
+            new.at[i, "certified"] = cert
+        if not remap:
+            continue
+        for c in ("current", "best"):
+            new[c] = [remap.get(float(v), v) for v in new[c]]
+        j = new["certified"].astype(float).fillna(-math.inf).idxmax()
+        row["worst_ratio"], row["kind"] = (
+            float(new.at[j, "certified"]),
+            new.at[j, "kind"],
+        )
+        write_atomic(
+            trace_file.parent,
+            {trace_file.name: lambda f, t=new: t.to_csv(f, index=False, compression="gzip"),
+             row_file.name: _text(json.dumps(row, indent=1))},
+        )  # fmt: skip
+        changed.append(stem)
+    return changed
+
+
 def _bound_at_worst(data_dir: Path, row: dict) -> float:
     """The paper's instance-dependent proven bound (``Paper.bound_value``) on the
     search's worst instance; NaN where there is none."""
@@ -271,8 +327,8 @@ def figures(data_dir: Path, papers: tuple[str, ...], out: Path | None, record: b
     (``adversary.trace_rows``; the search is deterministic for a seed, with
     any number of workers -- tested).  ``record`` keeps the claims in
     ``paper_figures/claims`` as ``optsched figure run --record`` does
-    (:func:`optsched.core.experiment.record_claims`: unchanged claims files,
-    date aside, are not rewritten).
+    with the rows and their provenance (:func:`optsched.core.record.record_run`;
+    unchanged claims files, date aside, are not rewritten).
     """
     from optsched.cli import FIGURES_CLAIMS, FIGURES_OUT
 
@@ -295,8 +351,9 @@ def figures(data_dir: Path, papers: tuple[str, ...], out: Path | None, record: b
             continue
         res = experiment.run(spec, results=results, out=out or FIGURES_OUT / key,
                              how=FIGURES_HOW, progress=False)  # fmt: skip
-        if record:  # a file whose only change would be the date is left as is
-            experiment.record_claims(res.claims, FIGURES_CLAIMS / key, spec.name)
+        if record:  # rows + provenance; claims whose only change is the date stay
+            record_run(spec, res.rows, res.claims, FIGURES_CLAIMS / key,
+                       n_tasks=len(results))  # fmt: skip
         done.append(res)
     return done
 
@@ -375,6 +432,9 @@ def main(argv: list[str] | None = None) -> pd.DataFrame:
         action="store_true",
         help="only write the worst_case_<key> figures from the saved searches",
     )
+    ap.add_argument("--rescore", action="store_true",
+                    help="re-derive kinds and ratios of the saved traces with the "
+                    "current core rule (no new evaluation), then rebuild the manifest")  # fmt: skip
     ap.add_argument("--table", type=Path, default=None, metavar="FILE",
                     help="only write the results table from the saved rows into FILE")  # fmt: skip
     ap.add_argument(
@@ -386,6 +446,9 @@ def main(argv: list[str] | None = None) -> pd.DataFrame:
     papers = tuple(x for x in a.papers.split(",") if x)
     if a.record and not a.figures:
         ap.error("--record goes with --figures")
+    if a.rescore:
+        print("rescored:", ", ".join(rescore(a.data)) or "nothing changed")
+        return summarise(a.out, a.data)
     if a.figures:
         figures(a.data, papers, a.out_figures, a.record)
     if a.table is not None or a.figures:

@@ -478,7 +478,9 @@ def cmd_figure(args: argparse.Namespace) -> int:
     if args.action == "report":
         readme = args.readme or FIGURES_README
         _check_output("--readme", readme, folder=False)
-        experiment.report(args.claims or FIGURES_CLAIMS, readme)
+        block = experiment.report(args.claims or FIGURES_CLAIMS, readme)
+        counts = block.split("\n### ", 1)[0].splitlines()
+        print("\n".join(line for line in counts if line.startswith("|")))
         print(f"rewrote the findings table of {readme}")
         return 0
     if not args.name:
@@ -509,8 +511,16 @@ def cmd_figure(args: argparse.Namespace) -> int:
             shared=shared,
         )
         args.written.append(spec.name)
-        if args.record:  # unchanged claims (but the date) keep their file
-            experiment.record_claims(res.claims, FIGURES_CLAIMS / spec.paper, spec.name)
+        if args.record:  # rows + provenance; unchanged claims keep their file
+            from .core.record import record_run
+
+            record_run(
+                spec,
+                res.rows,
+                res.claims,
+                FIGURES_CLAIMS / spec.paper,
+                n_tasks=len(spec.tasks(args.quick)),
+            )
     return 0
 
 

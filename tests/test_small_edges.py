@@ -141,7 +141,8 @@ def _claims(ours: str, date: str) -> pd.DataFrame:
             "claim": text,
             "paper": "1.1-1.5",
             "ours": value,
-            "status": "see notes",
+            "status": "trend only",
+            "note": "tolerance: +-10% of the paper's value",
             "mode": "full",
             "command": "optsched figure run figx",
             "date": date,
@@ -182,13 +183,19 @@ def test_worst_case_bench_record_keeps_unchanged_claims(tmp_path: Path, monkeypa
 
     claims_dir = tmp_path / "claims"
     monkeypatch.setattr(optsched.cli, "FIGURES_CLAIMS", claims_dir)
-    spec = types.SimpleNamespace(name="worst_case_edgecloud", tasks=lambda: [])
+    import dataclasses
+
+    # the real spec with an empty grid: no saved search is needed
+    spec = dataclasses.replace(experiment.get_spec("worst_case_edgecloud"), grid=[])
     monkeypatch.setattr(experiment, "get_spec", lambda name: spec)
     dates = iter(["2026-01-01", "2026-03-03"])
+    rows = pd.DataFrame({"eval": [0, 1], "best": [1.0, 1.5]})
     monkeypatch.setattr(
         experiment,
         "run",
-        lambda *a, **k: types.SimpleNamespace(claims=_claims("1.5", next(dates))),
+        lambda *a, **k: types.SimpleNamespace(
+            claims=_claims("1.5", next(dates)), rows=rows
+        ),
     )
     (tmp_path / "worst" / "runs").mkdir(parents=True)
     bench.figures(tmp_path / "worst", ("edgecloud",), tmp_path / "out", True)
@@ -200,6 +207,10 @@ def test_worst_case_bench_record_keeps_unchanged_claims(tmp_path: Path, monkeypa
     bench.figures(tmp_path / "worst", ("edgecloud",), tmp_path / "out", True)
     assert f.read_bytes() == before and f.stat().st_mtime_ns == mtime
     assert "2026-01-01" in before.decode()
+    # the rows and their provenance are kept beside the claims
+    kept = claims_dir / "edgecloud" / "worst_case_edgecloud.rows.csv.gz"
+    assert pd.read_csv(kept).equals(rows)
+    assert (claims_dir / "edgecloud" / "worst_case_edgecloud.record.json").is_file()
 
 
 # ------------------------------------------------------- no issue numbers

@@ -101,11 +101,42 @@ LABELS = {
 TRACE = {"trace": "sample", "n_servers": 2, "gpus_per_server": 8, "train_share": 0.5}
 #: Trace windows as fractions of the usable sample (Fig. 6: 5%-20%).
 USABLE_JOBS = 6203
+#: The paper's scale (Sec. V-B-1-a: 250 servers x 8 GPUs) with synthetic jobs
+#: calibrated on the part of the shipped sample the trace windows are cut
+#: from (after its first half): GPU counts, durations and submission gaps
+#: (arrivals per GPU as on the trace windows' 16 GPUs); docs/asrpt.md,
+#: "Paper scale".  ``source`` marks the part in the rows.
+PAPER_SCALE = {
+    "source": "synthetic", "trace": None, "calibrate": "sample",
+    "n_servers": 250, "gpus_per_server": 8, "train_share": 0.5,
+}  # fmt: skip
+#: The paper-scale part of the quick grids: the same generator on 4 x 8 GPUs.
+PAPER_SCALE_QUICK = {**PAPER_SCALE, "n_servers": 4}
+#: The trace-window part of Figs. 6-9 (``TRACE``), marked ``source="trace"``.
+TRACE_PART = {"source": "trace", **TRACE}
+#: Text of the claims on the paper-scale part (prefixed to the claim).
+PAPER_SCALE_TEXT = "at the paper's scale (250 x 8 GPUs, calibrated synthetic jobs)"
 TIME_COLUMNS = [
     "n_jobs", "n_servers", "gpus_per_server", "single_gpu_share", "nic_gbps", "seed",
     "predictor", "scheme", "total", "flow_time", "makespan", "lower_bound",
     "ratio_hi", "theorem1", "mean_abs_error", "exact_share", "runtime_s",
 ]  # fmt: skip
+#: Columns of Figs. 6-9: ``source`` ("trace" or "synthetic") and TIME_COLUMNS.
+SOURCE_TIME_COLUMNS = ["source", *TIME_COLUMNS]
+
+
+def part(df, source: str = "trace") -> Any:
+    """The rows of one part of Figs. 6-9 (``source`` "trace" or "synthetic").
+
+    Rows without a ``source`` column are the trace part (tables written
+    before the paper-scale part existed).  Raises ValueError when the part
+    has no rows, so that a claim on a part that did not run is an error,
+    never a vacuous "yes".
+    """
+    got = df if "source" not in df.columns else df[df["source"] == source]
+    if ("source" not in df.columns and source != "trace") or not len(got):
+        raise ValueError(f"no rows of source {source!r}")
+    return got
 
 
 def _instance(task: dict[str, Any], predictor: str):
@@ -114,7 +145,7 @@ def _instance(task: dict[str, Any], predictor: str):
     kw: dict[str, Any] = {
         k: task[k]
         for k in ("n_jobs", "n_servers", "gpus_per_server", "trace", "train_share",
-                  "single_gpu_share", "scale")
+                  "single_gpu_share", "scale", "calibrate", "calibrate_gpus")
         if k in task
     }  # fmt: skip
     if "nic_gbps" in task:
@@ -127,7 +158,9 @@ def total_time(task: dict[str, Any]) -> list[dict[str, Any]]:
 
     Task keys: ``seed`` (the window), ``n_jobs``, cluster and trace keys of
     :func:`~optsched.asrpt.instance.generate` (``nic_gbps`` for
-    ``B_inter``), ``schemes`` (default :data:`SCHEMES`), ``predictors``
+    ``B_inter``; ``calibrate`` for the paper-scale synthetic jobs, with
+    ``trace=None``), ``source`` (copied to the rows: "trace", the default,
+    or "synthetic"), ``schemes`` (default :data:`SCHEMES`), ``predictors``
     (default ``["rf"]``; A-SRPT runs once per predictor, the baselines with
     the first).  Every schedule goes through the checker; ``lower_bound`` is
     :func:`optsched.asrpt.bounds.lower_bound` (certified), ``ratio_hi =
@@ -159,6 +192,7 @@ def total_time(task: dict[str, Any]) -> list[dict[str, Any]]:
             ev = check(inst, sched)
             rows.append(
                 {
+                    "source": task.get("source", "trace"),
                     "n_jobs": inst.n_jobs,
                     "n_servers": inst.cluster.n_servers,
                     "gpus_per_server": inst.cluster.gpus,
@@ -245,6 +279,7 @@ def lines(x: str, xlabel: str, title: str, **kw: Any):
         x=x,
         y="total",
         hue="scheme",
+        facet=kw.pop("facet", "source"),
         where=kw.pop("where", "scheme != 'asrpt' or predictor == 'rf'"),
         order=list(SCHEMES),
         labels=LABELS,
@@ -258,47 +293,105 @@ def lines(x: str, xlabel: str, title: str, **kw: Any):
 
 
 def summarize(x: str):
-    """Mean total per ``x`` and scheme, and A-SRPT's reduction against each baseline."""
+    """Mean total per source, ``x`` and scheme, and A-SRPT's reduction against
+    each baseline."""
+    import pandas as pd
 
-    def table(df):
+    def one(df):
         d = df[(df["scheme"] != "asrpt") | (df["predictor"] == "rf")]
         mean = d.pivot_table(index=x, columns="scheme", values="total", aggfunc="mean")
         red = reductions(df, x).add_prefix("red_")
         eager = reductions(df, x, "asrpt_eager").add_prefix("eager_red_")
         return mean.join(red).join(eager)
 
+    def table(df):
+        if "source" not in df.columns:
+            return one(df)
+        sources = [s for s in ("trace", "synthetic") if (df["source"] == s).any()]
+        return pd.concat({s: one(part(df, s)) for s in sources}, names=["source"])
+
     return table
 
 
-def reduction_claims(x: str, text: str, paper: str, lo: float, hi: float) -> list:
-    """A-SRPT best at every ``x`` and its reduction range against the baselines."""
-    from optsched.core.experiment import Claim, Span
+#: The reading of the claims evaluated on the named variant (docs/errata.md).
+EAGER_READING = (
+    "named variant A-SRPT (eager): arrived jobs ordered by A~_1, no wait for "
+    "the virtual completion; not the paper's Alg. 1"
+)
+
+
+def worst_share(df, by: str, scheme: str = "spjf") -> float:
+    """Share of the ``by`` values where ``scheme``'s mean total is the largest.
+
+    Among the schemes of Figs. 6-8: A-SRPT with the random forest and the
+    baselines (not A-SRPT-Perfect nor the named variant).
+    """
+    d = df[(df["scheme"] != "asrpt") | (df["predictor"] == "rf")]
+    mean = d.groupby([by, "scheme"])["total"].mean().unstack()
+    shown = [s for s in ("asrpt", *BASELINES) if s in mean.columns]
+    return float((mean[shown].idxmax(axis=1) == scheme).mean())
+
+
+def reduction_claims(
+    x: str, text: str, paper: str, lo: float, hi: float, source: str = "trace"
+) -> list:
+    """A-SRPT best at every ``x`` and its reduction range against the baselines.
+
+    The range claim is ``reproduced`` when each end of our range (smallest
+    and largest reduction over baselines and ``x``) is within 10% of the
+    paper's end (house tolerance), ``trend only`` when A-SRPT is below every
+    baseline everywhere (smallest reduction > 0) by other margins.  The same
+    range on the named variant carries the reading :data:`EAGER_READING`.
+    Evaluated on the rows of ``source`` (:func:`part`); the claims of the
+    paper-scale part ("synthetic") start with :data:`PAPER_SCALE_TEXT`.
+    """
+    from optsched.core.experiment import Claim, Span, near
 
     def span_of(scheme):
         def span(df):
-            r = reductions(df, x, scheme)
+            r = reductions(part(df, source), x, scheme)
             return Span(float(r.min().min()), float(r.max().max()), "{:.0%}")
 
         return span
 
-    span = span_of("asrpt")
+    def best(df):
+        return bool((reductions(part(df, source), x) > 0).all().all())
+
+    pre = "" if source == "trace" else f"{PAPER_SCALE_TEXT}: "
+
+    ends = (near(lo), near(hi))
+    tolerance = (
+        f"each end within +-10% of the paper's ({lo:.0%} +-{lo / 10:.1%}, "
+        f"{hi:.0%} +-{hi / 10:.1%})"
+    )
+
+    def holds(s):
+        return ends[0](s.lo) and ends[1](s.hi)
+
+    def trend(s):
+        return s.lo > 0
 
     return [
         Claim(
-            f"A-SRPT below every baseline at every {x} (mean totals)",
+            f"{pre}A-SRPT below every baseline at every {x} (mean totals)",
             "yes",
-            lambda df: bool((reductions(df, x) > 0).all().all()),
+            best,
             holds=lambda v: v,
         ),
         Claim(
-            text,
+            f"{pre}{text}",
             paper,
-            span,
-            holds=lambda s: s.lo >= lo - 0.05 and s.hi <= hi + 0.05,
+            span_of("asrpt"),
+            holds=holds,
+            trend=trend,
+            tolerance=tolerance,
         ),
         Claim(
-            f"{text}: named variant A-SRPT (eager), not the paper's Alg. 1",
+            f"{pre}{text}: named variant A-SRPT (eager), not the paper's Alg. 1",
             paper,
             span_of("asrpt_eager"),
+            holds=holds,
+            trend=trend,
+            reading=EAGER_READING,
         ),
     ]

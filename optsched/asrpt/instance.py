@@ -16,8 +16,10 @@ slot)`` slots, so completion times are real numbers.  Objective (8) is
 :func:`generate` draws instances either from a job trace
 (:mod:`optsched.core.trace`; the shipped Alibaba v2023 sample by default
 with ``trace="sample"``) or, with ``trace=None``, from the synthetic
-generator below, which keeps the trace's recurrence structure.  Both map
-jobs to models as Sec. V-A-1-b does (see :func:`generate`).
+generator below, which keeps the trace's recurrence structure; with
+``calibrate`` the synthetic jobs follow a trace's GPU-count, duration and
+submission-gap distributions (the paper-scale parts of Figs. 6-9).  Both
+map jobs to models as Sec. V-A-1-b does (see :func:`generate`).
 """
 
 from __future__ import annotations
@@ -55,10 +57,10 @@ B_INTER = 1.25
 B_INTRA = 300.0
 
 # Limits (docs/asrpt.md, "Limits").  Far above the sizes this slice runs
-# (servers of 8 GPUs, at most a few thousand jobs); they refuse a typo such
-# as ``n_servers = 1e9`` before anything is allocated.
-#: Most jobs.
-MAX_JOBS = 100_000
+# (servers of 8 GPUs, at most the paper's 150,000 jobs); they refuse a typo
+# such as ``n_servers = 1e9`` before anything is allocated.
+#: Most jobs (the paper's Fig. 6 runs 150,000).
+MAX_JOBS = 1_000_000
 #: Most servers ``M`` (the simulator keeps per-server arrays).
 MAX_SERVERS = 10_000
 #: Most GPUs ``g`` of one server (placements are ``(stages, servers)`` arrays
@@ -391,6 +393,143 @@ def _synthetic_jobs(
     )
 
 
+# ------------------------------------------------- synthetic jobs calibrated on a trace
+#: Gaps per block of the calibrated arrivals' circular block bootstrap: keeps
+#: the trace's short-range burstiness (the shipped sample's log gaps have a
+#: lag-1 autocorrelation of about 0.2; an i.i.d. resample has none).
+GAP_BLOCK = 64
+
+
+@dataclass(frozen=True)
+class Marginals:
+    """The marginals of a trace that calibrated synthetic jobs follow.
+
+    Attributes
+    ----------
+    gpus
+        GPUs per job (a fractional GPU counts as one), in trace order.
+    durations
+        Run time per job (seconds), in trace order.
+    gaps
+        Gaps between consecutive submissions (seconds), in trace order.
+    """
+
+    gpus: np.ndarray
+    durations: np.ndarray
+    gaps: np.ndarray
+
+
+def usable_jobs(trace: str | Path | pd.DataFrame = "sample") -> pd.DataFrame:
+    """The trace's scheduled GPU jobs (``gpus >= 1`` or a GPU fraction, duration > 0).
+
+    ``trace`` is a path, ``"sample"`` (the shipped Alibaba v2023 sample:
+    6,203 usable jobs) or a table from :func:`optsched.core.trace.read_trace`.
+    """
+    from optsched.core.trace import read_trace, sample_path
+
+    if isinstance(trace, pd.DataFrame):
+        df = trace
+    else:
+        df = read_trace(sample_path() if str(trace) == "sample" else trace)
+    df = df[(df["gpus"] >= 1) | (df["gpu_milli"] > 0)]
+    return df[df["duration"].notna() & (df["duration"] > 0)].reset_index(drop=True)
+
+
+def trace_marginals(
+    trace: str | Path | pd.DataFrame = "sample", train_share: float = 0.8
+) -> Marginals:
+    """GPU counts, durations and submission gaps of the usable jobs after the
+    first ``train_share`` of ``trace`` (the part its windows are cut from)."""
+    df = usable_jobs(trace)
+    part = df.iloc[math.floor(train_share * len(df)) :]
+    if len(part) < 2:
+        raise InvalidInstanceError(
+            f"calibrate: the trace has {len(part)} usable jobs after its first "
+            f"{train_share:.0%}, need at least 2"
+        )
+    return Marginals(
+        gpus=part["gpus"].clip(lower=1).to_numpy().astype(np.int64),
+        durations=part["duration"].to_numpy(dtype=float),
+        gaps=np.diff(part["submit"].to_numpy(dtype=float)),
+    )
+
+
+def quantile_map(values: np.ndarray, target: np.ndarray) -> np.ndarray:
+    """Map ``values`` monotonically onto the empirical distribution of ``target``.
+
+    Each distinct value goes to the ``target`` quantile (``inverted_cdf``:
+    a value of ``target``) at its mid-rank probability ``(rank - count / 2)
+    / n``: without ties the result has ``target``'s empirical distribution
+    (each value about ``n / len(target)`` times); equal values stay equal
+    (a group's exact repeats), so a tie of share ``m`` becomes one atom and
+    moves the ECDF by at most ``m / 2`` from ``target``'s.  Order is kept.
+    """
+    uniq, inv, cnt = np.unique(values, return_inverse=True, return_counts=True)
+    mid = (np.cumsum(cnt) - cnt / 2) / len(values)
+    return np.quantile(np.asarray(target, dtype=float), mid, method="inverted_cdf")[inv]
+
+
+def block_bootstrap(
+    seq: np.ndarray, n: int, block: int, rng: np.random.Generator
+) -> np.ndarray:
+    """``n`` values of ``seq`` as circular blocks of ``block`` consecutive values
+    starting at uniform offsets (the last block cut)."""
+    seq = np.asarray(seq)
+    starts = rng.integers(0, len(seq), size=-(-n // block))
+    idx = (starts[:, None] + np.arange(block)) % len(seq)
+    return seq[idx.ravel()[:n]]
+
+
+def _calibrated_jobs(
+    rng: np.random.Generator,
+    n: int,
+    *,
+    n_groups: int,
+    marginals: Marginals,
+    single_gpu_share: float | None,
+    max_gpus: int,
+    repeat: float,
+) -> pd.DataFrame:
+    """Synthetic trace rows calibrated on ``marginals`` (``generate(calibrate=...)``).
+
+    The recurrence of :func:`_synthetic_jobs` (Zipf groups, a group repeats
+    one duration exactly with probability ``repeat``, else lognormal noise
+    around its base); durations then mapped onto the trace's empirical
+    distribution (:func:`quantile_map`); GPUs per job drawn from the trace's
+    job-level distribution (or single with probability ``single_gpu_share``,
+    else 2, 4 or 8 at most ``max_gpus``), the group being (latent group,
+    GPUs) so that a group keeps one GPU count, as the trace's resource-
+    signature groups do; gaps between submissions a block bootstrap of the
+    trace's (:data:`GAP_BLOCK`).  Columns ``user``, ``group``, ``gpus``,
+    ``duration`` (s), ``gap`` (s, unscaled; the first is not used).
+    """
+    weights = 1.0 / np.arange(1, n_groups + 1)  # Zipf, as _synthetic_jobs
+    weights /= weights.sum()
+    g_base = rng.lognormal(0.0, 0.6, size=n_groups)  # only the ranks matter
+    g_user = rng.integers(0, max(1, n_groups // 2), size=n_groups)
+    grp = rng.choice(n_groups, size=n, p=weights)
+    exact = rng.random(n_groups) < repeat
+    noise = np.where(exact[grp], 1.0, rng.lognormal(0.0, 0.5, size=n))
+    duration = quantile_map(g_base[grp] * noise, marginals.durations)
+    if single_gpu_share is None:
+        gpus = rng.choice(marginals.gpus, size=n)
+    else:  # Fig. 7: "jobs randomly set for single-GPU or distributed training"
+        choices = np.array([c for c in (2, 4, 8) if c <= max_gpus] or [1])
+        gpus = np.where(
+            rng.random(n) < single_gpu_share, 1, rng.choice(choices, size=n)
+        )
+    gaps = block_bootstrap(marginals.gaps, n, GAP_BLOCK, rng)
+    return pd.DataFrame(
+        {
+            "user": [f"u{g_user[k]}" for k in grp],
+            "group": [f"g{k}-{c}" for k, c in zip(grp, gpus, strict=True)],
+            "gpus": gpus,
+            "duration": duration,
+            "gap": gaps,
+        }
+    )
+
+
 def generate(
     seed: int = 0,
     n_jobs: int = 4,
@@ -407,6 +546,8 @@ def generate(
     single_gpu_share: float | None = None,
     duration: float = 3.0,
     train_share: float = 0.8,
+    calibrate: str | Path | pd.DataFrame | None = None,
+    calibrate_gpus: int = 16,
 ) -> AsrptInstance:
     """Draw an instance (seeded; same arguments, same instance).
 
@@ -444,6 +585,25 @@ def generate(
     anew: single-GPU with that probability, else 2, 4 or 8 GPUs (at most a
     server); per group rather than per job, so that a group keeps one model
     and its recurrence (docs/asrpt.md).
+
+    ``trace=None`` with ``calibrate`` = a trace (path, ``"sample"`` or a
+    table; docs/asrpt.md, "Paper scale"): synthetic jobs whose marginals are
+    the trace's, taken from its usable jobs after the first ``train_share``
+    (:func:`trace_marginals`).  Matched: the job-level GPU-count
+    distribution (per job from the trace's; with ``single_gpu_share``,
+    single-GPU with that probability per job, else 2, 4 or 8), the
+    job-level duration distribution (the generator's durations mapped onto
+    the trace's empirical quantiles, :func:`quantile_map`), and the
+    submission gaps (a block bootstrap of the trace's, :data:`GAP_BLOCK`
+    gaps per block, scaled by ``calibrate_gpus / G`` so that arrivals per
+    GPU are the trace's on ``calibrate_gpus`` GPUs; default 16, the trace
+    windows' 2 x 8).  Not matched: the recurrence (the synthetic Zipf
+    groups, 60% repeating exactly, as above; a group is a latent group and
+    a GPU count), users, and the joint dependence of GPUs, duration and
+    arrival (drawn independently).  ``slot`` defaults to 1 s (the trace's
+    seconds); arrivals and iterations are multiplied by ``scale``; ``load``
+    and ``duration`` are ignored.  Same model mapping and predictor as
+    above (history: the first ``4 n_jobs`` jobs).
     """
     seed = as_int(seed, "seed", lo=0)
     n_jobs = as_int(n_jobs, "n_jobs", lo=1)
@@ -454,9 +614,33 @@ def generate(
         as_float(single_gpu_share, "single_gpu_share", lo=0.0, hi=1.0)
     as_float(scale, "scale", lo=0.0, lo_open=True)
     as_float(load, "load", lo=0.0, lo_open=True)
+    if calibrate is not None:
+        if trace is not None:
+            raise InvalidInstanceError(
+                "calibrate: calibrates the synthetic generator (trace=None); "
+                f"got trace={trace!r}"
+            )
+        calibrate_gpus = as_int(calibrate_gpus, "calibrate_gpus", lo=1)
     cluster = Cluster(n_servers, gpus_per_server, b_inter, b_intra)
     rng = np.random.default_rng(seed)
-    if trace is None:
+    if trace is None and calibrate is not None:
+        slot = 1.0 if slot is None else slot
+        n_total, split = 5 * n_jobs, 4 * n_jobs
+        rows = _calibrated_jobs(
+            rng,
+            n_total,
+            n_groups=max(2, n_jobs // 5),
+            marginals=trace_marginals(calibrate, train_share),
+            single_gpu_share=single_gpu_share,
+            max_gpus=min(gpus_per_server, 8),
+            repeat=0.6,
+        )
+        rows["gpus"] = rows["gpus"].clip(upper=n_servers * gpus_per_server)
+        gaps = rows["gap"].to_numpy().copy()
+        gaps[0] = 0.0
+        t = np.cumsum(gaps) * calibrate_gpus / (n_servers * gpus_per_server)
+        rows["arrival"] = np.floor((t - t[split]) * scale / slot).astype(np.int64)
+    elif trace is None:
         slot = 60.0 if slot is None else slot
         n_total = 5 * n_jobs
         rows = _synthetic_jobs(
@@ -536,14 +720,7 @@ def _trace_rows(
     rng: np.random.Generator,
     cluster: Cluster,
 ) -> tuple[pd.DataFrame, int]:
-    from optsched.core.trace import read_trace, sample_path
-
-    if isinstance(trace, pd.DataFrame):
-        df = trace
-    else:
-        df = read_trace(sample_path() if str(trace) == "sample" else trace)
-    df = df[(df["gpus"] >= 1) | (df["gpu_milli"] > 0)]
-    df = df[df["duration"].notna() & (df["duration"] > 0)].reset_index(drop=True)
+    df = usable_jobs(trace)
     df = df.assign(
         gpus=np.clip(df["gpus"].clip(lower=1), 1, cluster.n_servers * cluster.gpus),
         user=df["user"].fillna("").astype(str),

@@ -14,6 +14,7 @@ from .instance import AsrptInstance, generate
 from .mutate import SEARCH_SPACE, mutate
 from .online import asrpt, asrpt_eager, asrpt_perfect
 from .schedule import AsrptSchedule
+from .variants import asrpt_consolidate
 
 solve_offline = lazy_solve_offline(
     "optsched.models.asrpt",
@@ -56,6 +57,7 @@ PAPER = Paper(
         "asrpt": asrpt,
         "asrpt_perfect": asrpt_perfect,
         "asrpt_eager": asrpt_eager,
+        "asrpt_consolidate": asrpt_consolidate,
         "spjf": spjf,
         "spwf": spwf,
         "wcs_duration": wcs_duration,

@@ -35,7 +35,12 @@ from typing import TYPE_CHECKING, Any, ClassVar, Self
 
 import numpy as np
 
-from .errors import InfeasibleScheduleError, InvalidInstanceError, InvalidScheduleError
+from .errors import (
+    InfeasibleScheduleError,
+    InvalidInstanceError,
+    InvalidScheduleError,
+    SolverError,
+)
 from .protocols import OfflineResult  # models import it from here
 from .validate import schedule_json
 
@@ -50,7 +55,9 @@ __all__ = [
     "JsonMixin",
     "OfflineResult",
     "ScheduleJsonMixin",
+    "BEAT_RTOL",
     "best_checked",
+    "certify",
     "certified_solve",
     "lazy_solve_offline",
     "start_objective",
@@ -382,6 +389,44 @@ class EvaluationBase:
 # imports this module stays light.
 
 
+#: Relative slack before a checked schedule "beats" a certified value
+#: (:func:`certify`): solver round-off, not modelling.
+BEAT_RTOL = 1e-6
+
+
+def certify(
+    sense: str,
+    alg: float,
+    opt: float,
+    bound: float,
+    status: str,
+    *,
+    instance: Any = "?",
+    algorithm: str = "?",
+) -> None:
+    """Raise :class:`SolverError` when a checked schedule beats a certified value.
+
+    A checked algorithm schedule with objective ``alg`` can never be better
+    than a proven optimum ``opt`` (nor than the dual ``bound`` of an
+    unproven solve).  Beyond :data:`BEAT_RTOL` relative, the solver's
+    "optimal" (or its bound) is wrong -- highspy 1.15.1 has returned such
+    results (DESIGN.md, "Solver") -- and no ratio below 1 is reported.
+    """
+    better = (lambda a, b: a > b) if sense == "max" else (lambda a, b: a < b)
+    for what, ref in (
+        ("proven optimum", opt if status == "optimal" else math.nan),
+        ("dual bound", bound),
+    ):
+        if math.isnan(ref) or math.isnan(alg):
+            continue
+        tol = BEAT_RTOL * max(1.0, abs(ref))
+        if better(alg - (tol if sense == "max" else -tol), ref):
+            raise SolverError(
+                f"instance {instance}: algorithm {algorithm!r} scores {alg!r}, better than the "
+                f"solver's {what} {ref!r} ({sense}); the solver result is wrong"
+            )
+
+
 def start_objective(inst: Any, start: Any, check: Callable[[Any, Any], Any]) -> float:
     """The checker's objective of the MIP start ``start`` (NaN without one).
 
@@ -511,13 +556,10 @@ def _certify_against_start(
     """Raise :class:`~optsched.core.errors.SolverError` when HiGHS's result
     contradicts the checked ``start``: "infeasible" although the start is a
     feasible schedule, or a proven optimum / dual bound the start beats
-    (:func:`optsched.core.ratio.certify`, the harness's rule).
+    (:func:`certify`, the harness's rule).
     """
     if start is None or math.isnan(start_obj):
         return
-    from .errors import SolverError
-    from .ratio import certify
-
     if out.status == "infeasible":
         raise SolverError(
             f"the solver reports the instance infeasible, but the start schedule "

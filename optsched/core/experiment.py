@@ -41,6 +41,7 @@ from .report import REPORT_BEGIN, REPORT_END, record_claims, replace_block, repo
 from .runner import TaskCache, command, evaluate_claims, run, table
 from .spec import (
     CLAIM_COLUMNS,
+    STATUSES,
     VOLATILE,
     Cells,
     Claim,
@@ -49,10 +50,15 @@ from .spec import (
     Grid,
     Span,
     expand,
+    near,
+    read_rows,
     stable_columns,
 )
 
 __all__ = [
+    "STATUSES",
+    "near",
+    "read_rows",
     "CLAIM_COLUMNS",
     "REPORT_BEGIN",
     "REPORT_END",

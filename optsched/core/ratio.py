@@ -49,11 +49,9 @@ from typing import Any
 import pandas as pd
 
 from . import horizon, sweep
-from .errors import InfeasibleScheduleError, OptschedError, SolverError
+from .base import TOL, certify
+from .errors import InfeasibleScheduleError, OptschedError
 from .registry import Paper, get_paper
-
-#: Relative tolerance beyond which a checked schedule "beats" a proven optimum.
-BEAT_RTOL = 1e-6
 
 COLUMNS = [
     "paper",
@@ -94,11 +92,23 @@ def declared_violation(sched: Any) -> str | None:
     return ", ".join(said) or None
 
 
+def near_zero(value: float, scale: float = 0.0) -> bool:
+    """Whether ``value`` is zero within the checkers' tolerance.
+
+    The one rule for every paper: ``|value| <= TOL max(1, |scale|)``
+    (:data:`optsched.core.base.TOL`, scaled as the checkers scale it), with
+    ``scale`` the other side of the ratio.  An objective of 1.7e-34 against
+    an optimum of 2,781 is zero: its ratio is infinite (``alg_zero``), never
+    a finite 1.6e37.
+    """
+    return abs(value) <= TOL * max(1.0, abs(scale))
+
+
 def _div(a: float, b: float) -> float:
     if math.isnan(a) or math.isnan(b):
         return math.nan
-    if b == 0:
-        return 1.0 if a == 0 else math.inf
+    if near_zero(b, a):
+        return 1.0 if near_zero(a) else math.inf
     return a / b
 
 
@@ -114,54 +124,27 @@ def ratio_bounds(sense: str, alg: float, opt: float, bound: float, status: str):
     return math.nan, lo, hi
 
 
-def certify(
-    sense: str,
-    alg: float,
-    opt: float,
-    bound: float,
-    status: str,
-    *,
-    instance: Any = "?",
-    algorithm: str = "?",
-) -> None:
-    """Raise :class:`SolverError` when a checked schedule beats a certified value.
-
-    A checked algorithm schedule with objective ``alg`` can never be better
-    than a proven optimum ``opt`` (nor than the dual ``bound`` of an
-    unproven solve).  Beyond :data:`BEAT_RTOL` relative, the solver's
-    "optimal" (or its bound) is wrong -- highspy 1.15.1 has returned such
-    results (DESIGN.md, "Solver") -- and no ratio below 1 is reported.
-    """
-    better = (lambda a, b: a > b) if sense == "max" else (lambda a, b: a < b)
-    for what, ref in (
-        ("proven optimum", opt if status == "optimal" else math.nan),
-        ("dual bound", bound),
-    ):
-        if math.isnan(ref) or math.isnan(alg):
-            continue
-        tol = BEAT_RTOL * max(1.0, abs(ref))
-        if better(alg - (tol if sense == "max" else -tol), ref):
-            raise SolverError(
-                f"instance {instance}: algorithm {algorithm!r} scores {alg!r}, better than the "
-                f"solver's {what} {ref!r} ({sense}); the solver result is wrong"
-            )
-
-
 def ratio_kind(sense: str, alg: float, opt: float, status: str) -> str:
     """Classify a row: ``proven``, ``interval``, ``alg_zero``, ``opt_zero`` or ``no_opt``.
 
     ``no_opt``: the solve returned no incumbent (no ratio at all);
     ``alg_zero`` (max) / ``opt_zero`` (min): the ratio is infinite
-    (``OPT / 0`` or ``ALG / 0``; ``0 / 0`` counts as a proven ratio 1);
+    (``OPT / 0`` or ``ALG / 0``, zero meaning :func:`near_zero`;
+    ``0 / 0`` counts as a proven ratio 1);
     ``proven``: a point ratio against a proven optimum; ``interval``: only
     ``[ratio_lo, ratio_hi]`` is known.
     """
     if status not in ("optimal", "time_limit") or math.isnan(opt):
         return "no_opt"
-    zero_opt_proven = status == "optimal" and opt == 0
-    if sense == "max" and alg == 0 and not zero_opt_proven:
+    zero_opt_proven = status == "optimal" and near_zero(opt)
+    if sense == "max" and near_zero(alg, opt) and not zero_opt_proven:
         return "alg_zero"
-    if sense == "min" and opt == 0 and alg > 0 and status == "optimal":
+    if (
+        sense == "min"
+        and near_zero(opt, alg)
+        and not near_zero(alg)
+        and status == "optimal"
+    ):
         return "opt_zero"
     return "proven" if status == "optimal" else "interval"
 

@@ -20,6 +20,7 @@ run of its own grid gives.
 from __future__ import annotations
 
 import datetime as _dt
+import io
 from collections.abc import Callable, Iterable, Mapping, Sequence
 from pathlib import Path
 from typing import Any
@@ -28,7 +29,7 @@ import pandas as pd
 
 from . import sweep
 from .base import write_atomic
-from .spec import CLAIM_COLUMNS, Experiment, ExperimentResult
+from .spec import CLAIM_COLUMNS, Experiment, ExperimentResult, read_rows
 
 
 class TaskCache:
@@ -187,7 +188,11 @@ def run(
         raise ValueError(f"{spec.name}: {len(results)} results for {len(tasks)} tasks")
     df = table(spec, results)
     fig = spec.plot(df)
-    claims = evaluate_claims(spec, df, quick=quick, how=how)
+    # claims see the rows as the CSV keeps them (the form a recorded run's
+    # rows are read back in), so a recorded verdict can be re-derived
+    claims = evaluate_claims(
+        spec, read_rows(io.StringIO(df.to_csv(index=False))), quick=quick, how=how
+    )
     paths = write_atomic(
         out_dir,
         {

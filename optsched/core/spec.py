@@ -13,6 +13,7 @@ data (:class:`Claim`, with the claim values :class:`Span` and
 from __future__ import annotations
 
 import itertools
+import math
 import re
 from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, field
@@ -35,29 +36,74 @@ CLAIM_COLUMNS = [
     "paper",
     "ours",
     "status",
+    "note",
     "mode",
     "command",
     "date",
 ]
 
 
+#: The claim statuses: one definition, used by :class:`Claim`, the findings
+#: table (:mod:`optsched.core.report`) and paper_figures/README.md.
+STATUSES: dict[str, str] = {
+    "reproduced": "the paper's number is matched within the claim's stated "
+    "tolerance (or its qualitative statement holds), under the default reading",
+    "trend only": "the direction the paper states holds but the magnitude is "
+    "outside the tolerance (both numbers printed)",
+    "not reproduced": "the claim fails under the default reading",
+    "reading": "the claim holds only under a named, documented reading that is "
+    "not the default (the reading is named)",
+    "not comparable": "the paper's setting differs (machine, solver, setting) or "
+    "its value is built into our generator (circular); the reason is named",
+    "no claim": "our measurement printed for context; the paper states no value",
+    "not run": "no full run is recorded for the figure",
+    "stale": "recorded before the figure's task code, its slice or the core "
+    "experiment code changed (the recorded status is shown beside it)",
+    "error": "the claim function failed on the rows (a bug)",
+}
+
+#: ``paper`` values that mean "the paper states no value" (status ``no claim``).
+NO_PAPER_VALUE = ("", "-")
+
+
 @dataclass(frozen=True)
 class Claim:
-    """One claim of the paper, as data.
+    """One claim of the paper, as data, with the rule of its verdict.
 
     Attributes
     ----------
     text
         The claim in a few words (quote the paper where possible).
     paper
-        The paper's value: a number or a short text (e.g. ``"1.1-1.5"``).
+        The paper's value: a number or a short text (e.g. ``"1.1-1.5"``);
+        ``"-"`` when the paper states none (a measurement for context).
     ours
         ``ours(df) -> value``: our value computed from the tidy rows only.
     holds
-        Optional verdict ``holds(ours) -> bool``; the status column reads
-        ``reproduced`` / ``not reproduced``, or ``see notes`` without it.
+        ``holds(ours) -> bool``: the claim as the paper states it -- the
+        paper's number within :attr:`tolerance`, or its qualitative
+        statement (an ordering, a bound).  Required when the paper states a
+        value, unless :attr:`not_comparable` says why no verdict is possible.
     fmt
         Format of a numeric ``ours`` (``str.format`` spec).
+    trend
+        Optional ``trend(ours) -> bool``: the direction only.  When
+        ``holds`` fails and ``trend`` holds the status is ``trend only``.
+    tolerance
+        The tolerance ``holds`` applies, in words (e.g. ``"+-5 pp"``);
+        printed in the ``note`` column.
+    reading
+        Name of the non-default, documented reading under which the claim
+        is evaluated (status ``reading`` when it holds).
+    not_comparable
+        Why the paper's number cannot be compared with ours (another
+        machine, solver or setting, or a value built into the generator):
+        status ``not comparable`` whatever the value.
+
+    Status (:data:`STATUSES`): ``not comparable`` when :attr:`not_comparable`
+    is set; ``no claim`` without ``holds`` (the paper states no value);
+    otherwise ``reproduced`` (or ``reading``) when ``holds``, ``trend
+    only`` when ``trend``, else ``not reproduced``.
     """
 
     text: str
@@ -65,22 +111,89 @@ class Claim:
     ours: Callable[[pd.DataFrame], Any]
     holds: Callable[[Any], bool] | None = None
     fmt: str = "{:.4g}"
+    trend: Callable[[Any], bool] | None = None
+    tolerance: str = ""
+    reading: str = ""
+    not_comparable: str = ""
+
+    def __post_init__(self) -> None:
+        where = f"claim {self.text!r}"
+        if self.reading and self.not_comparable:
+            raise ValueError(f"{where}: both a reading and not_comparable")
+        if self.holds is None and self.trend is not None:
+            raise ValueError(f"{where}: a trend test needs the claim's holds test")
+        if (
+            self.holds is None
+            and not self.not_comparable
+            and str(self.paper).strip() not in NO_PAPER_VALUE
+        ):
+            raise ValueError(
+                f"{where}: the paper states {self.paper!r} but the claim has no "
+                "verdict (give holds=..., or not_comparable='why')"
+            )
+
+    @property
+    def note(self) -> str:
+        """The ``note`` column: the reason, the reading or the tolerance."""
+        if self.not_comparable:
+            return self.not_comparable
+        if self.reading:
+            return f"reading: {self.reading}"
+        return f"tolerance: {self.tolerance}" if self.tolerance else ""
+
+    def status(self, value: Any) -> str:
+        """The status (:data:`STATUSES`) of our ``value``."""
+        if self.not_comparable:
+            return "not comparable"
+        if self.holds is None:
+            return "no claim"
+        if self.holds(value):
+            return "reading" if self.reading else "reproduced"
+        if self.trend is not None and self.trend(value):
+            return "trend only"
+        return "not reproduced"
 
     def evaluate(self, df: pd.DataFrame) -> dict[str, str]:
-        """Our value (formatted) and the status for the tidy rows ``df``."""
+        """Our value (formatted), the status and the note for the tidy rows ``df``."""
         try:
             value = self.ours(df)
         except (KeyError, ValueError, IndexError, ZeroDivisionError) as exc:
-            return {"ours": f"n/a ({type(exc).__name__}: {exc})", "status": "error"}
+            text = f"n/a ({type(exc).__name__}: {exc})"
+            return {"ours": text, "status": "error", "note": self.note}
         if isinstance(value, float | int) and not isinstance(value, bool):
             text = self.fmt.format(value)
         else:
             text = str(value)
-        if self.holds is None:
-            status = "see notes"
-        else:
-            status = "reproduced" if self.holds(value) else "not reproduced"
-        return {"ours": text, "status": status}
+        return {"ours": text, "status": self.status(value), "note": self.note}
+
+
+def near(
+    target: float, rel: float = 0.10, abs_tol: float = 0.0
+) -> Callable[[Any], bool]:
+    """``holds`` test: ours within ``max(rel |target|, abs_tol)`` of ``target``.
+
+    The house default for a number the paper prints is ``rel = 0.10`` (10%
+    of the paper's value); a claim that uses another tolerance says why in
+    its ``tolerance`` text.  NaN or a non-number never holds.
+    """
+
+    def holds(value: Any) -> bool:
+        try:
+            v = float(value)
+        except (TypeError, ValueError):
+            return False
+        return math.isfinite(v) and abs(v - target) <= max(rel * abs(target), abs_tol)
+
+    return holds
+
+
+def read_rows(text_or_path: Any) -> pd.DataFrame:
+    """A figure's tidy rows as read back from its CSV (the form claims see).
+
+    Claims are evaluated on this form in a run as well as on a recorded
+    run's ``<name>.rows.csv.gz``, so both give the same verdict.
+    """
+    return pd.read_csv(text_or_path)
 
 
 # Claim values: print as the 'ours' column, judge in ``holds``.

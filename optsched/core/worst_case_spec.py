@@ -23,6 +23,13 @@ if TYPE_CHECKING:
 
 __all__ = ["search_spec"]
 
+#: Why a search's worst ratio is no verdict on the paper's bound.
+_BOUND_NOTE = (
+    "a search finds a lower bound on the competitive ratio, the paper proves an "
+    "instance-dependent upper bound; the bound at each worst instance is compared "
+    "in docs/worst_case.md"
+)
+
 
 def search_spec(key: str, algorithms: tuple[str, ...], *, doc: str) -> Experiment:
     """The experiment-layer spec ``worst_case_<key>`` (one per paper).
@@ -35,7 +42,10 @@ def search_spec(key: str, algorithms: tuple[str, ...], *, doc: str) -> Experimen
     :func:`~optsched.core.search_plots.plot_traces`; one claim per algorithm,
     the worst certified ratio found
     (:func:`~optsched.core.search_plots.worst_found`) beside the paper's
-    proven bound (``Paper.proven_bound``).
+    proven bound (``Paper.proven_bound``; status ``not comparable``: the
+    bound is instance-dependent and compared at each worst instance in
+    docs/worst_case.md), or ``-`` (status ``no claim``) where the paper
+    proves none.
     """
     p = get_paper(key)
     fixed = {"paper": key, "algorithm": list(algorithms), "seed": 0, "time_limit": 30.0,
@@ -59,10 +69,11 @@ def search_spec(key: str, algorithms: tuple[str, ...], *, doc: str) -> Experimen
         claims=[
             Claim(
                 f"worst certified ratio found for {a} (per method)",
-                p.proven_bound.get(a, "no bound proven"),
+                p.proven_bound.get(a, "-"),
                 cast(
                     "Callable[[pd.DataFrame], str]", lambda df, a=a: worst_found(df, a)
                 ),
+                not_comparable=_BOUND_NOTE if a in p.proven_bound else "",
             )
             for a in algorithms
         ],

@@ -42,6 +42,13 @@ LABELS = {
     "oasis_lfloor": "OASiS-Lfloor", "oasis_eta_one": "OASiS-eta1",
     "oasis_per_class": "OASiS-class",
 }  # fmt: skip
+#: The reading each variant stands for (a claim's ``reading=``; the literal
+#: ``oasis`` is the default reading and has none).
+READINGS = {
+    "oasis_lfloor": "oasis_lfloor: L floored by the best single job's utility",
+    "oasis_eta_one": "oasis_eta_one: eta_1 = eta_2 = 1",
+    "oasis_per_class": "oasis_per_class: U, L, eta per job class",
+}
 #: Optional ``generate`` keywords a task may carry.
 _GENERATOR_KEYS = ("job_mix", "gamma1_range")
 
@@ -588,6 +595,41 @@ def proven_ratios(df: pd.DataFrame) -> pd.Series:
     """The finite ratios against proven optima."""
     r = df.loc[df["kind"] == "proven", "ratio"]
     return r[np.isfinite(r)]
+
+
+#: Fig. 5's factors of "no clear trend" and how a case is printed.
+_FACTOR_LABELS = {"n_servers": "{:g} servers", "gamma1_hi": "gamma1 <= {:g}"}
+
+
+def median_ratio_per(
+    df: pd.DataFrame, column: str, variant: str | None = None
+) -> Cases:
+    """Median proven finite ratio per value of ``column`` (``n_servers`` or ``gamma1_hi``).
+
+    With ``variant``, only that variant's rows (``oasis_variants_fig5``).
+    """
+    if variant is not None:
+        df = df[df["variant"] == variant]
+    r = proven_ratios(df)
+    med = r.groupby(df.loc[r.index, column]).median()
+    label = _FACTOR_LABELS[column]
+    return Cases(tuple((label.format(k), float(v), "") for k, v in med.items()))
+
+
+def flat(cases: Cases, rel: float = 0.10) -> bool:
+    """``holds`` of "no clear trend": at least two cases, ``(max - min) / min <= rel``."""
+    v = cases.values
+    return len(v) >= 2 and min(v) > 0 and (max(v) - min(v)) <= rel * min(v)
+
+
+def no_direction(cases: Cases) -> bool:
+    """``trend`` of "no clear trend": the values neither rise nor fall throughout.
+
+    True when the sequence (in case order) is not monotone, so it needs at
+    least three cases.
+    """
+    d = np.diff(cases.values)
+    return len(d) >= 2 and bool((d > 0).any() and (d < 0).any())
 
 
 def plot_performance_ratio(df: pd.DataFrame) -> Figure:

@@ -10,6 +10,18 @@ recurrence -- on the synthetic generator (a group's duration repeats
 exactly with probability 0.6).  Rows: one per job; ``bucket`` = exact or
 the relative error band.  Full: 1,240-job trace windows and 1,000-job
 synthetic instances, 3 seeds; quick: 100 jobs, one seed.
+
+Claims: both ``not comparable``.  The shipped trace has no recurrence
+group id (its groups are resource signatures that mix unrelated jobs,
+docs/errata.md), so the paper's 60% cannot be compared with it; the
+synthetic share is circular: the generator repeats a group's duration
+exactly with probability 0.6, so "about 60% exact" is built in.  Both
+shares are printed.
+
+Sizes.  Paper: the PAI trace, 758,223 jobs, the forest trained on the
+first 80%.  Ours: 1,240-job windows of the shipped sample (6,203 usable
+jobs) after at least half of it as history, and 1,000 synthetic jobs; the
+PAI job tables are not available here (docs/errata.md).
 """
 
 from optsched.asrpt import experiments as ex
@@ -78,14 +90,17 @@ SPEC = Experiment(
             "share predicted exactly, real trace",
             "about 60%",
             _exact("trace"),
-            holds=lambda v: 0.5 <= v <= 0.7,
+            not_comparable="another trace: the shipped Alibaba v2023 sample has no "
+            "recurrence group id; its resource-signature groups mix unrelated jobs "
+            "(docs/errata.md)",
             fmt="{:.1%}",
         ),
         Claim(
             "share predicted exactly, synthetic recurrence",
             "about 60%",
             _exact("synthetic"),
-            holds=lambda v: 0.5 <= v <= 0.7,
+            not_comparable="circular: the generator repeats a group's duration "
+            "exactly with probability 0.6",
             fmt="{:.1%}",
         ),
     ],

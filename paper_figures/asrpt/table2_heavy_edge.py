@@ -12,10 +12,23 @@ not comparable), every 8-GPU configuration of the two models, 20 cases:
 free GPUs per server uniform in 0..8 on 8 servers; Heavy-Edge on the GPUs
 of the most-available servers vs the exact MILP (HiGHS) over any free GPU
 (``ilp_*``) and over the same GPUs (``same_*``).  Quick: 2 cases.
+
+Claims: the milliseconds are not comparable (substituted profiles), the
+Heavy-Edge / exact PITT quotient is: ``reproduced`` when it is within 10%
+of the paper's (VGG19 88.11 / 82.96 = 1.062, GPT-175B 1.000) for every
+8-GPU configuration (only proven MILPs count).  The default reference is
+the MILP over any free GPU; the MILP over the GPUs Heavy-Edge was given
+(server choice fixed, the mapping alone) is the reading ``SAME_GPUS``.
+"Under 2 ms" is the paper's bound on our machine; the ILP's time is
+Gurobi's on a MacBook (not comparable with HiGHS here).
+
+Sizes.  Paper: 20 availability cases, server count not stated.  Ours: 20
+cases on 8 servers x 8 GPUs (an 8-GPU job fits any availability that
+holds it).
 """
 
 from optsched.asrpt import experiments as ex
-from optsched.core.experiment import Claim, Experiment, Span
+from optsched.core.experiment import Claim, Experiment, Span, near
 from optsched.core.plots import Bars
 
 
@@ -34,6 +47,22 @@ def _ratio(model, col="ilp_alpha_ms"):
 
     return value
 
+
+#: Reading of the claims against the MILP over the GPUs Heavy-Edge was given.
+SAME_GPUS = "ILP over the same GPUs Heavy-Edge was given (the mapping alone)"
+#: The paper's Heavy-Edge / ILP PITT quotients (Table II).
+PAPER = {"VGG19": 88.11 / 82.96, "GPT-175B": 10.14 / 10.14}
+
+
+def _within(model):
+    """``holds``: every configuration's quotient ``1 + gap`` within 10% of the paper's."""
+    close = near(PAPER[model])
+    return lambda v: close(1 + v.lo) and close(1 + v.hi)
+
+
+_TOL = (
+    "Heavy-Edge / exact PITT within +-10% of the paper's quotient, every configuration"
+)
 
 SPEC = Experiment(
     name="table2_heavy_edge",
@@ -60,18 +89,29 @@ SPEC = Experiment(
             "VGG19: Heavy-Edge PITT above the ILP's (range over configurations)",
             "+6% (88.11 vs 82.96 ms)",
             _ratio("VGG19"),
-            holds=lambda v: 0.0 <= v.lo and v.hi <= 0.11,
+            holds=_within("VGG19"),
+            tolerance=_TOL,
         ),
         Claim(
-            "GPT-175B: Heavy-Edge PITT equal to the ILP's",
+            "GPT-175B: Heavy-Edge PITT equal to the ILP's (range over configurations)",
             "+0% (10.14 ms)",
             _ratio("GPT-175B"),
-            holds=lambda v: v.lo >= -0.01 and v.hi <= 0.01,
+            holds=_within("GPT-175B"),
+            tolerance=_TOL,
         ),
         Claim(
             "VGG19, same GPUs as Heavy-Edge: gap of the mapping alone",
-            "(not printed)",
+            "+6% (88.11 vs 82.96 ms)",
             _ratio("VGG19", "same_alpha_ms"),
+            holds=_within("VGG19"),
+            reading=SAME_GPUS,
+        ),
+        Claim(
+            "GPT-175B, same GPUs as Heavy-Edge: gap of the mapping alone",
+            "+0% (10.14 ms)",
+            _ratio("GPT-175B", "same_alpha_ms"),
+            holds=_within("GPT-175B"),
+            reading=SAME_GPUS,
         ),
         Claim(
             "Heavy-Edge computation time, mean",
@@ -84,6 +124,8 @@ SPEC = Experiment(
             "ILP computation time, mean",
             "2,288-55,319 ms (Gurobi)",
             lambda df: float(df["ilp_time_ms"].mean()),
+            not_comparable="another solver and machine (Gurobi on an M1 Max; ours "
+            "HiGHS) and substituted profiles",
             fmt="{:.0f} ms",
         ),
     ],  # fmt: skip

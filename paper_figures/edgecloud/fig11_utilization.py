@@ -14,9 +14,17 @@ tested.  "Under-utilization" is read as a lower mean edge utilization
 than A_online-E's (the elastic edge-only scheme; A_online offloads to the
 cloud, so its edge utilization is lower by design) while A_online-E still
 runs.  Quick: 20 jobs on 5 servers.
+
+Claims: "reaches 100%" and the under-utilization are qualitative; the
+makespan quotients are ``reproduced`` within 10% of the paper's 0.76 /
+0.74, ``trend only`` when A_online's makespan is shorter by another margin.
+
+Sizes.  Paper: its 100-server cluster over the (scaled-up) trace window,
+job count not stated (300 in Figs. 7-8).  Ours: 300 jobs on 100 edge
+servers, one instance, arrivals uniform over 1,800 slots (``ex.SIM``).
 """
 
-from optsched.core.experiment import Claim, Experiment
+from optsched.core.experiment import Claim, Experiment, near
 from optsched.edgecloud import experiments as ex
 
 _POINT = {"n_jobs": 300, "n_servers": 100, "seed": 0, **ex.SIM}
@@ -64,19 +72,17 @@ SPEC = Experiment(
             ex.mean_utilization,
             holds=lambda v: max(v.values[2], v.values[3]) < v.values[1],
         ),
-        Claim(
-            "makespan of A_online / SRTF's",
-            0.76,
-            _makespan_ratio("srtf"),
-            holds=lambda v: abs(v - 0.76) <= 0.1,
-            fmt="{:.2f}",
-        ),
-        Claim(
-            "makespan of A_online / Tiresias-L's",
-            0.74,
-            _makespan_ratio("tiresias_l"),
-            holds=lambda v: abs(v - 0.74) <= 0.1,
-            fmt="{:.2f}",
-        ),
+        *[
+            Claim(
+                f"makespan of A_online / {ex.LABELS[other]}'s",
+                paper,
+                _makespan_ratio(other),
+                holds=near(paper),
+                trend=lambda v: v < 1,
+                tolerance="+-10% of the paper's value",
+                fmt="{:.2f}",
+            )
+            for other, paper in (("srtf", 0.76), ("tiresias_l", 0.74))
+        ],
     ],
 )

@@ -4,9 +4,10 @@ The paper (Sec. V-C): *A_online and A_online-E consistently outperform all
 others in their category* (A_online-E among the edge-only schemes SRTF and
 Tiresias-L, A_online against BatchSche), *the reduction of JCT in A_online
 and A_online-E over SRTF and Tiresias-L grows as the number of jobs
-increases*, and *A_online performs better than A_online-E and BatchSche*;
-the abstract and introduction: *up to 35%, 40% and 50%* lower average JCT
-than Tiresias-L, SRTF and BatchSche.
+increases*, *A_online performs better than A_online-E and BatchSche* and,
+*compared with A_online-E, the reduction of JCT in A_online gets larger
+with the increasing number of jobs*; the abstract and introduction: *up to
+35%, 40% and 50%* lower average JCT than Tiresias-L, SRTF and BatchSche.
 
 We run the five schemes (``ex.jct_rate``) on 100 edge servers plus the
 cloud with the paper's job distributions.  The seed gives neither its job
@@ -16,6 +17,17 @@ are uniform over 1,800 one-hour slots so the offered edge load
 checker's, on the instance with ``T`` extended to the makespan when a
 scheme runs past ``T`` (``past_T``).  Rows: one per instance x scheme.
 Full: 50-300 jobs x 5 seeds; quick: 10 and 30 jobs on 5 servers, 1 seed.
+
+Claims: the orderings and growths are qualitative (``reproduced`` when
+they hold; a growth is the reduction at 300 jobs minus at 50, ``ex.growth``);
+the "up to" percentages are A_online's largest reduction over ``J``,
+``reproduced`` within 10% of the paper's value, ``trend only`` when
+A_online is below the scheme by another margin.
+
+Sizes.  Paper: 100 servers drawn from the trace, the Philly jobs "scaled
+up" to 300 (the J values of its axis are not in the text).  Ours: 100 edge
+servers and 50-300 jobs, the paper's largest size; only the arrival window
+is our choice (``ex.SIM``), because the paper gives none.
 """
 
 from optsched.core.experiment import Claim
@@ -36,27 +48,8 @@ SPEC = ex.jct_figure(
             "a_online",
             ("a_online_e", "batchsche"),
         ),
-        Claim(
-            "reduction over SRTF grows with J: A_online's JCT rate, most minus fewest jobs",
-            "< 0",
-            lambda df: ex.trend(df, X, "a_online"),
-            holds=lambda v: v < 0,
-            fmt="{:+.3f}",
-        ),
-        *[
-            Claim(
-                f"up to {paper:.0%} lower JCT than {ex.LABELS[other]} (A_online, largest reduction over J)",
-                paper,
-                lambda df, other=other: ex.reduction(df, X, "a_online", other).max(),
-                holds=lambda v, paper=paper: abs(v - paper) <= 0.10,
-                fmt="{:.0%}",
-            )
-            for other, paper in (
-                ("srtf", 0.40),
-                ("tiresias_l", 0.35),
-                ("batchsche", 0.50),
-            )
-        ],
+        *ex.growth_claims(X),
+        *ex.up_to_claims(X),
         Claim(
             "offered edge load over J (ours; the paper gives none)",
             "-",

@@ -10,6 +10,13 @@ Same task and instance family as Fig. 7 (``ex.jct_rate``, ``ex.SIM``) with
 300 jobs and 20-100 edge servers (offered edge load about 6 down to 1.2).
 Rows: one per instance x scheme.  Full: 5 server counts x 5 seeds; quick:
 3 and 6 servers, 20 jobs, 1 seed.
+
+Claims: orderings (at every ``S``) and directions (mean JCT rate at 100
+servers minus at 20), all qualitative: ``reproduced`` when they hold.
+
+Sizes.  Paper: 300 jobs; its server counts (the axis) are not in the text,
+its simulator has 100 servers.  Ours: 300 jobs on 20-100 edge servers, so
+the largest point is the paper's 100-server cluster.
 """
 
 from optsched.core.experiment import Claim

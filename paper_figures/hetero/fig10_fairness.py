@@ -30,13 +30,27 @@ with ``paper_fairness_lo``/``paper_fairness_hi`` (0.779/0.829) on the HAS
 and JPS rows and ``in_paper_range``.  Full run: both settings (``mix111``
 seeds 0..4), ``K = 15, 30``, 100 rounds, 600 s per optimum; quick: ``h115``,
 ``K = 15`` only, 3 rounds, 60 s.
+
+Verdict: our range of mean ``F`` must lie inside the paper's range widened
+by the house 10% at each end (0.701-0.912; ``common.widen``).  The claim
+states a level, not a direction, so it has no trend.
+
+Sizes
+-----
+Paper: Fig. 9's runs (``S = 4`` jobs on ``K = 15`` and ``30`` workers of
+the authors' testbed, 100 JPS rounds).  Ours: the same ``S``, ``K`` and
+rounds on the simulated instances of ``fig9_normalized_jct`` (partly
+estimated throughputs, docs/hetero.md; the paper's instance is not
+printed).
 """
 
 from optsched.core.experiment import Claim, Experiment
 from optsched.core.plots import Bars
 from optsched.hetero.experiments import jct as ex
+from optsched.hetero.experiments.common import widen
 
 _LO, _HI = ex.PAPER_FAIRNESS
+_BAND = widen(_LO, _HI)
 
 SPEC = Experiment(
     name="fig10_fairness",
@@ -64,7 +78,8 @@ SPEC = Experiment(
             "HAS and JPS: fairness degree from 0.779 to 0.829 (mean per scheme x K, h115)",
             f"{_LO}..{_HI}",
             ex.fairness_span,
-            holds=lambda v: v.within(ex.PAPER_FAIRNESS),
+            holds=lambda v: v.within(_BAND),
+            tolerance="+-10% of each end of the paper's range",
         ),
         Claim(
             "HAS and JPS placements inside 0.779-0.829 (share, every setting)",

@@ -36,17 +36,36 @@ CSV: the columns of Fig. 9 (one row per instance x scheme x JPS round;
 rows too, although the paper's Fig. 9 is for ``S = 4`` only.  Full run:
 both settings (``mix111`` seeds 0..4), 100 rounds, 600 s per optimum; quick:
 ``h115``, 2 rounds, 60 s.
+
+Verdicts: our range over ``S`` must lie inside the paper's range, each end
+widened by ``max(10%, 0.5 pp)`` (``common.widen``, the hetero rule for a
+percentage of JCT).  "Below Optimus-LB" has a direction: JPS below
+Optimus-LB at every ``S`` (trend).  The loss against exhaustive search is
+never negative, so it has no trend.
+
+Sizes
+-----
+Paper: ``S = 3, 4, 5`` jobs on ``K = 15`` workers of the authors' testbed,
+100 JPS rounds.  Ours: the same ``S``, ``K`` and rounds on simulated
+instances (``h115`` one per ``S``, ``mix111`` five seeds) with a partly
+estimated throughput table (docs/hetero.md): the paper's instances are not
+printed.
 """
 
 from optsched.core.experiment import Claim, Experiment
 from optsched.core.plots import Line
 from optsched.hetero.experiments import jct as ex
+from optsched.hetero.experiments.common import PCT_FLOOR, PCT_TOLERANCE, widen
 
 _SIZES = {"n_jobs": [3, 4, 5], "n_workers": 15}
-#: jobs_table column -> (claim, the paper's range).
+#: jobs_table column -> (claim, the paper's range, trend: JPS below at every S).
 _CLAIMS = {
-    "vs_optimus_lb": ("JPS (N = 60) below Optimus-LB", ex.PAPER_VS_OPTIMUS_LB),
-    "vs_opt": ("JPS (N = 60) above exhaustive search", ex.PAPER_VS_OPT),
+    "vs_optimus_lb": (
+        "JPS (N = 60) below Optimus-LB",
+        ex.PAPER_VS_OPTIMUS_LB,
+        lambda v: v.lo > 0,
+    ),
+    "vs_opt": ("JPS (N = 60) above exhaustive search", ex.PAPER_VS_OPT, None),
 }
 
 SPEC = Experiment(
@@ -77,8 +96,10 @@ SPEC = Experiment(
             f"{text} by {lo:.2%}-{hi:.2%} (range over S of the mean, h115)",
             f"{lo:.2%}..{hi:.2%}",
             lambda df, col=col: ex.jobs_span(df, col),
-            holds=lambda v, b=(lo, hi): v.within(b),
+            holds=lambda v, lo=lo, hi=hi: v.within(widen(lo, hi, abs_tol=PCT_FLOOR)),
+            trend=trend,
+            tolerance=f"each end {PCT_TOLERANCE}",
         )
-        for col, (text, (lo, hi)) in _CLAIMS.items()
+        for col, (text, (lo, hi), trend) in _CLAIMS.items()
     ],
 )

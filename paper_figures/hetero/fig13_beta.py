@@ -28,9 +28,23 @@ Readings and choices
   that seed's samples (prediction-free instance: the algorithm's values are
   the checker's).
 * Our absolute JCT differs from the paper's (partly estimated throughput
-  table, docs/hetero.md); the claims compare the relative changes and count
-  as reproduced when ours go the paper's way (both decrease).  They are read
-  at ``N = 60``, or at the largest ``N`` of the run (quick: 40).
+  table, docs/hetero.md).  The claims are read at ``N = 60``, or at the
+  largest ``N`` of the run (quick: 40).
+
+Verdicts: each relative change must be within ``max(10%, 0.5 pp)`` of the
+paper's (-8.30% JCT, -13.31% fairness; ``common.pct_near``), with the
+direction (both decrease) as the trend: ours decrease more (full run
+2026-11-25: -21.42% and -25.17%), so they are ``trend only``, not
+``reproduced``.  The four printed values (4,301.35 s -> 3,944.17 s, 0.947
+-> 0.821) must each be within 10% of the paper's; trend: both decrease.
+
+Sizes
+-----
+Paper: ``S = 4`` jobs, ``K = 15`` workers of the authors' testbed, JPS
+``N = 40`` (figure) and ``60`` (text) over 100 rounds (the caption says
+``N = 40``, the numbers are for ``N = 60``).  Ours: the same ``S``, ``K``,
+``N`` and rounds on the simulated ``h115`` instance with a partly
+estimated throughput table (the paper's instance is not printed).
 
 CSV: one row per ``N`` x ``beta`` x sampler seed (``kind == "jps"``) and the
 optimum (``kind == "optimum"``), with ``seed``, ``n_jobs``, ``n_workers``,
@@ -40,8 +54,9 @@ rows.  Full run: 2 ``N`` x 11 ``beta`` x 100 seeds, optimum budget 600 s;
 quick: ``N = 40``, ``beta`` in {0, 0.5, 1}, 3 seeds, 60 s.
 """
 
-from optsched.core.experiment import Claim, Experiment
+from optsched.core.experiment import Claim, Experiment, near
 from optsched.hetero.experiments import sensitivity as ex
+from optsched.hetero.experiments.common import PCT_TOLERANCE, pct_near
 
 _FIXED = {"seed": 0, "n_jobs": 4, "n_workers": 15, "h_target": 1.15}
 
@@ -63,6 +78,12 @@ def _grid(
 
 (_J0, _F0), (_J1, _F1) = ex.PAPER_BETA[(60, 0.0)], ex.PAPER_BETA[(60, 1.0)]
 
+_PAPER = (_J0, _J1, _F0, _F1)
+_CHANGE = {
+    "jct": ("average JCT", _J1 / _J0 - 1),
+    "fair": ("fairness degree", _F1 / _F0 - 1),
+}
+
 SPEC = Experiment(
     name="fig13_beta",
     paper="hetero",
@@ -76,24 +97,27 @@ SPEC = Experiment(
     plot=ex.plot_beta,
     summary=ex.summarize_beta,
     claims=[
-        Claim(
-            "beta 0 -> 1: average JCT decreases (relative change of the mean)",
-            f"{_J1 / _J0 - 1:+.2%}",
-            lambda df: ex.beta_change(df, "jct"),
-            holds=lambda v: v < 0,
-            fmt="{:+.2%}",
-        ),
-        Claim(
-            "beta 0 -> 1: fairness degree decreases (relative change of the mean)",
-            f"{_F1 / _F0 - 1:+.2%}",
-            lambda df: ex.beta_change(df, "fair"),
-            holds=lambda v: v < 0,
-            fmt="{:+.2%}",
+        *(
+            Claim(
+                f"beta 0 -> 1: {what} decreases (relative change of the mean)",
+                f"{paper:+.2%}",
+                lambda df, m=metric: ex.beta_change(df, m),
+                holds=pct_near(paper),
+                trend=lambda v: v < 0,
+                fmt="{:+.2%}",
+                tolerance=PCT_TOLERANCE,
+            )
+            for metric, (what, paper) in _CHANGE.items()
         ),
         Claim(
             "beta 0 -> 1: JCT 4301.35 -> 3944.17 s, fairness 0.947 -> 0.821 (N = 60)",
             f"{_J0} -> {_J1} s, {_F0} -> {_F1}",
             ex.beta_values,
+            holds=lambda v: all(
+                near(p)(x) for p, x in zip(_PAPER, v.values(), strict=True)
+            ),
+            trend=lambda v: v.both_decrease(),
+            tolerance="+-10% of each of the four values",
         ),
     ],
 )

@@ -43,6 +43,25 @@ Readings and choices
   are read on the ``target`` setting (the text's ``H`` values).
 * The paper's "JPS (H = 60)" is JPS with ``N = 60``.
 
+Verdicts: every loss or gain is a percentage of JCT, judged within
+``max(10% of the paper's value, 0.5 pp)`` (``common.pct_near``; HAS's
+"optimal" is a loss of 0, i.e. at most 0.5 pp).  Optimus's loss and JPS's
+gain over Optimus have a direction read in ``H`` order: Optimus loses (JPS
+gains) at both ends and the gap *shrinks* as ``H`` grows (42.09% -> 18.07%,
+41.4% -> 15.87%); ours (full run 2026-11-25) does not shrink (+63.81% ->
++67.65%, -32.58% -> -34.04%), so both are ``not reproduced`` although the
+sign is right.  HAS's and JPS's losses state no direction beyond the
+number (a loss is never negative): no trend.
+
+Sizes
+-----
+Paper: ``S = 4`` jobs on ``K = 15`` workers of the authors' testbed, ``H``
+1.1-1.26 by swapping T4 for V100, JPS ``N = 60`` (its rounds are not
+stated).  Ours: the same ``S``, ``K`` and ``H`` values on simulated
+instances (two settings, above), 100 JPS rounds, with a partly estimated
+throughput table (docs/hetero.md): the paper's GPU counts and throughput
+matrix per ``H`` are not printed.
+
 CSV: one row per setting x point x scheme (x JPS sampler seed), with
 ``seed``, ``n_jobs``, ``n_workers``, ``models``, ``heterogeneity_target``
 (``target``) or ``n_v100`` (``swap``), enough to regenerate the instance
@@ -52,9 +71,15 @@ CSV: one row per setting x point x scheme (x JPS sampler seed), with
 ``H = 1.15`` and ``v`` = 1, 4 (P100 fixed at 3), 3 JPS seeds, 60 s.
 """
 
-from optsched.core.experiment import Claim, Experiment
+from optsched.core.experiment import Claim, Experiment, Span
 from optsched.core.plots import Line
 from optsched.hetero.experiments import sensitivity as ex
+from optsched.hetero.experiments.common import (
+    PCT_FLOOR,
+    PCT_TOLERANCE,
+    pct_near,
+    widen,
+)
 
 _FIXED = {
     "seed": 0,
@@ -65,6 +90,27 @@ _FIXED = {
 }
 _FULL = {**_FIXED, "n_workers": 15, "rounds": 100, "time_limit": 600.0}
 _QUICK = {**_FIXED, "n_workers": 10, "rounds": 3, "time_limit": 60.0}
+
+#: HAS's loss per H of the text: 0 (optimal) at 1.1, 1.15, 1.21 and 1.28% at 1.26.
+_HAS = {h: pct_near(ex.PAPER_NORMALIZED[("has", h)] - 1) for h in ex.H_TARGETS}
+_JPS_BAND = widen(*ex.PAPER_JPS_LOSS, abs_tol=PCT_FLOOR)
+
+
+def _shrinks(sign: float):
+    """Trend of a gap that keeps its ``sign`` and shrinks in size from the first H to the last."""
+    return lambda v: sign * v.first > sign * v.last > 0
+
+
+def _ends_claim(text: str, paper: tuple[float, float], ours, sign: float) -> Claim:
+    return Claim(
+        text,
+        f"{paper[0]:+.2%} -> {paper[1]:+.2%}",
+        ours,
+        holds=lambda v: v.both(pct_near(paper[0]), pct_near(paper[1])),
+        trend=_shrinks(sign),
+        tolerance=f"each end {PCT_TOLERANCE}",
+    )
+
 
 SPEC = Experiment(
     name="fig14_heterogeneity",
@@ -110,27 +156,32 @@ SPEC = Experiment(
             holds=lambda v: v == 1.0,
             fmt="{:.0%}",
         ),
-        Claim(
-            "Optimus's loss, H = 1.1 -> 1.26",
-            "+42.09% -> +18.07%",
-            lambda df: ex.spans(ex.losses(df, "optimus")),
+        _ends_claim(
+            "Optimus's loss, H = 1.1 -> 1.26; trend: a loss that shrinks with H",
+            ex.PAPER_OPTIMUS_LOSS,
+            lambda df: ex.ends(ex.losses(df, "optimus")),
+            1.0,
         ),
         Claim(
             "HAS optimal at H = 1.1, 1.15, 1.21, +1.28% at 1.26 (loss by H)",
             "0, 0, 0, +1.28%",
-            lambda df: ex.per_h(ex.losses(df, "has")),
+            lambda df: ex.losses_by_target(df, "has"),
+            holds=lambda v: v.hold(_HAS),
+            tolerance=PCT_TOLERANCE,
         ),
         Claim(
-            "JPS (N = 60) loss 0.49%-1.9% (our largest over H)",
-            "0.49%-1.90%",
-            lambda df: ex.losses(df, "jps").max(),
-            holds=lambda v: v <= ex.PAPER_JPS_LOSS[1],
-            fmt="max {:+.2%}",
+            "JPS (N = 60) loss 0.49%-1.9% (range over H)",
+            "0.49%..1.90%",
+            lambda df: Span(*(float(f(ex.losses(df, "jps"))) for f in (min, max))),
+            holds=lambda v: v.within(_JPS_BAND),
+            tolerance=f"each end {PCT_TOLERANCE}",
         ),
-        Claim(
-            "JPS vs Optimus average JCT, H = 1.1 -> 1.26",
-            "-41.40% -> -15.87%",
-            lambda df: ex.spans(ex.jps_vs_optimus(df)),
+        _ends_claim(
+            "JPS vs Optimus average JCT, H = 1.1 -> 1.26; trend: a gain that shrinks "
+            "with H",
+            ex.PAPER_JPS_VS_OPTIMUS,
+            lambda df: ex.ends(ex.jps_vs_optimus(df)),
+            -1.0,
         ),
     ],
 )

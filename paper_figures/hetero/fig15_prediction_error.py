@@ -34,10 +34,17 @@ Readings and choices
 * The paper's exhaustive search on predicted throughput cannot be run: noise
   makes every worker distinct, ``4^15`` placements; the optimum on the true
   throughput is shown instead.
-* "Only increased by 3.75% and 4.3%" counts as reproduced when our increase
-  of the mean JCT is within one percentage point of the paper's.
+* "Only increased by 3.75% and 4.3%": our increase of the mean JCT must be
+  within ``max(10%, 0.5 pp)`` of the paper's (the hetero rule for a
+  percentage of JCT, ``common.pct_near``; it was 1 pp before), with the
+  direction (the JCT increases with ``eps``) as the trend.
 * Full run: 100 rounds, 7.7 CPU-minutes here.  HAS averages ~1.2 s per run
   but takes up to 35 s when many categories cycle (most at ``eps = 5%``).
+
+Sizes: paper, ``S = 4`` jobs on ``K = 15`` workers of the authors' testbed,
+100 rounds per ``eps``; ours, the same ``S``, ``K`` and rounds on the
+simulated ``h115`` instance with a partly estimated throughput table
+(docs/hetero.md; the paper's instance is not printed).
 
 CSV: one row per ``eps`` x round x scheme, plus one ``scheme == "optimum"``
 row per round (``epsilon == 0``); ``seed``, ``n_jobs``, ``n_workers``,
@@ -49,6 +56,7 @@ rows of HAS and JPS.  Quick: ``eps`` in {0, 30%}, 2 rounds, 60 s per optimum.
 from optsched.core.experiment import Claim, Experiment
 from optsched.core.plots import Line
 from optsched.hetero.experiments import sensitivity as ex
+from optsched.hetero.experiments.common import PCT_TOLERANCE, pct_near
 
 _FIXED = {"n_jobs": 4, "n_workers": 15, "h_target": 1.15}
 
@@ -69,8 +77,10 @@ def _increase_claim(scheme: str) -> Claim:
         f"{ex.LABELS[scheme]}: mean JCT increase, eps 0 -> 30%",
         f"{paper:+.2%}",
         lambda df: ex.increase(df, scheme),
-        holds=lambda v: abs(v - paper) <= 0.01,
+        holds=pct_near(paper),
+        trend=lambda v: v > 0,
         fmt="{:+.2%}",
+        tolerance=PCT_TOLERANCE,
     )
 
 

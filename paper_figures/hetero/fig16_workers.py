@@ -56,7 +56,21 @@ Readings and choices
   quantities for ``jps_market`` and ``optimus_lb`` (``paper_avg_comm_s`` /
   ``paper_avg_comp_s`` / ``paper_avg_jct`` on those rows).  Our JCT scale
   differs (estimated throughputs, model sizes from parameter counts:
-  docs/hetero.md), so only the shares and the ordering are comparable.
+  docs/hetero.md), so only the shares and the ordering are comparable:
+  the latency claims are judged on the communication share (within the
+  house 10% of the paper's 25.5% / 24.1%), the seconds are printed beside.
+
+Verdicts: "decreases with K", "consistently lower", "diminishes" and the
+latency order are qualitative (they hold or not, no tolerance).
+
+Sizes
+-----
+Paper: ``S = 4`` jobs on ``K = 15-300`` workers (the 15-worker testbed's
+GPU proportions; the testbed has 15 and 30 workers and the text does not
+say how K = 50-300 were run), one instance per K.
+Ours: the same ``S`` and ``K`` on three seeds of simulated 1:1:1 instances
+(partly estimated throughputs and model sizes, docs/hetero.md; the
+paper's instances are not printed), the optimum with 120 s per solve.
 
 CSV: one row per instance x scheme with ``seed``, ``n_jobs``, ``n_workers``
 (regenerate with ``generate(seed, n_jobs, n_workers)``), the placement
@@ -70,7 +84,7 @@ values and the wall-clock ``runtime_s`` (informational; see
 K = 15 only, 30 s.
 """
 
-from optsched.core.experiment import Claim, Experiment
+from optsched.core.experiment import Claim, Experiment, near
 from optsched.hetero.experiments import scale as ex
 
 _FIXED = {"n_jobs": ex.N_JOBS, "market_max_k": 300}
@@ -124,9 +138,13 @@ SPEC = Experiment(
         ),
         *(
             Claim(
-                f"K = 300, {ex.LABELS[s]}: average comm. / comp. latency",
+                f"K = 300, {ex.LABELS[s]}: average comm. / comp. latency (judged: "
+                "comm. share)",
                 ex.paper_latencies_text(key),
                 lambda df, s=s: ex.latencies_at(df, s),
+                holds=lambda v, k=key: near(ex.paper_comm_share(k))(v.comm_share),
+                tolerance="communication share +-10% of the paper's; seconds printed "
+                "only (our model sizes and throughputs are estimates)",
             )
             for s, key in (("jps_market", "jps"), ("optimus_lb", "optimus_lb"))
         ),

@@ -57,6 +57,23 @@ Readings and choices
   :mod:`optsched.hetero.simulate` (docs/hetero.md).
 * JPS is re-seeded with the same sampler seed at every reset.
 
+Verdicts: the ranges of cuts must lie inside the paper's ranges widened by
+``max(10%, 0.5 pp)`` at each end (``common.widen``), with the direction
+(every scheme's mean cut positive) as the trend; HAS vs Gavel must be
+within ``max(10%, 0.5 pp)`` of 21.2% and 71.3% in every setting, the
+direction (HAS cuts both in every setting) as the trend.  Ours (full run
+2026-11-25): 1:1:1 14.79% / 35.94%, H=1.15 40.31% / 54.08%: ``trend
+only`` (HAS beats Gavel everywhere, by other margins).
+
+Sizes
+-----
+Paper: ``S = 4`` jobs on the ``K = 15``-worker testbed, one job set (which
+four of Table III's five is not said), JPS rounds not stated.  Ours: the
+same ``S`` and ``K``, both GPU settings x the five 4-job subsets, 10 JPS
+seeds, simulated with a partly estimated throughput table
+(docs/hetero.md); the wider instance set stands in for the job set the
+paper does not name.
+
 CSV: one row per setting x instance x scheme x mode (x JPS sampler seed),
 with ``setting``, ``pool``, ``seed``, ``n_jobs``, ``n_workers`` to regenerate
 the instance (``resets.instance``), ``jobs`` (drawn order), achieved
@@ -72,6 +89,12 @@ only, one JPS seed, 60 s.
 
 from optsched.core.experiment import Claim, Experiment
 from optsched.hetero.experiments import resets as ex
+from optsched.hetero.experiments.common import (
+    PCT_FLOOR,
+    PCT_TOLERANCE,
+    pct_near,
+    widen,
+)
 
 _FIXED = {"seed": 0, "n_jobs": 4, "n_samples": ex.JPS_N, "round_s": ex.ROUND_S}
 #: Metric -> (its name, the paper's range of reductions over schemes).
@@ -114,7 +137,11 @@ SPEC = Experiment(
                 f"reset events cut the {what} by {lo:.2%}-{hi:.2%} (every scheme's mean cut)",
                 f"{lo:.2%}..{hi:.2%}",
                 lambda df, m=metric: ex.reduction_span(df, m),
-                holds=lambda s, b=(lo, hi): s.within(b),
+                holds=lambda s, lo=lo, hi=hi: s.within(
+                    widen(lo, hi, abs_tol=PCT_FLOOR)
+                ),
+                trend=lambda s: s.lo > 0,
+                tolerance=f"each end {PCT_TOLERANCE}",
             )
             for metric, (what, (lo, hi)) in _CUTS.items()
         ),
@@ -129,6 +156,9 @@ SPEC = Experiment(
             "HAS with reset events cuts Gavel's average JCT / makespan (mean per setting)",
             "21.2% / 71.3%",
             ex.gavel_reductions,
+            holds=lambda v: v.hold(*(pct_near(p) for p in ex.PAPER_HAS_VS_GAVEL)),
+            trend=lambda v: v.hold(*(lambda x: x > 0,) * 2),
+            tolerance=f"{PCT_TOLERANCE}, in every setting",
         ),
         Claim(
             "HAS with reset events beats Gavel on both metrics (share of instances)",

@@ -34,6 +34,18 @@ Readings and choices
   minimum (``curve_lowest_at_max``).
 * The ``[sf_max] * S`` run is shared by every curve of an instance.
 
+Verdicts: both statements are qualitative and must hold on every curve
+(share 100%), per setting; no tolerance.  The paper's statement is for its
+1:1:1 testbed; ``H=1.15`` is our second setting (2 V100 only, so a scale
+factor of 3-5 cannot use them), judged the same way.
+
+Sizes
+-----
+Paper: ``S = 4`` jobs on the ``K = 15``-worker 1:1:1 testbed, one varied
+job (not named), one job set (not named).  Ours: the same ``S`` and ``K``,
+each job varied in turn, both settings x the five 4-job subsets,
+simulated with a partly estimated throughput table (docs/hetero.md).
+
 CSV: one row per setting x instance x varied job x scale factor, with
 ``setting``, ``pool``, ``seed``, ``n_jobs``, ``n_workers`` (regenerate with
 ``resets.instance``), ``jobs``, ``heterogeneity``, ``gpu_counts``

@@ -56,6 +56,31 @@ What we do (``categories.landscape``, one task per K):
 * "Trend of decline": mean JCT of the rear 30% vs the front 70% and
   Spearman's rank correlation of JCT with the ID, for both orderings.
 
+Verdicts
+--------
+* ``|Psi|``, the categories at IDs 18 / 159 / 94, Fig. 6's decline:
+  exact or qualitative.
+* The JCTs of IDs 18 / 159 / 94 and the lowest category's JCT and fairness:
+  each within the house 10% of the paper's value; the trend of the three
+  JCTs is the paper's relation (ID 94 lowest).  The lowest category must
+  also be ID 94 = {6,5,2,2}.
+* Fig. 5's fairness ranges: each end within 0.01 (tighter than the house
+  10%, which would accept [0.47, 1.0] for [0.527, 0.994]; ours meets it).
+* Sec. V-B's sampling increases: each within ``max(10%, 0.5 pp)`` of the
+  paper's (``common.pct_near``), with the direction (the prioritised rear
+  beats all of ``Psi`` at every K) as the trend.  Ours (full run
+  2026-11-25): +13.53% -> +4.50% (K = 15), +17.48% -> +8.06% (K = 30)
+  against +7.65% -> +2.95% and +10.43% -> +5.10%: ``trend only``.  Ours is
+  the exact expectation over the sampler; the paper's is its measured
+  average over rounds (count not stated).
+
+Sizes
+-----
+Paper: ``S = 4`` jobs on ``K = 15`` and ``30`` workers of the authors'
+testbed (one instance per K, not printed).  Ours: the same ``S`` and ``K``
+on the simulated ``h115`` instance with a partly estimated throughput
+table (docs/hetero.md), which is why the JCTs in seconds differ.
+
 CSV: one row per K x ordering (``instance`` = Figs. 4-5, ``prioritised`` =
 Fig. 6) x category ID; ``category`` as indexed (the ordering's job order),
 ``category_jobs`` in the instance's job order, ``job_order`` the instance
@@ -102,27 +127,35 @@ SPEC = Experiment(
         Claim(
             "Fig. 4, K = 15: average JCT (s) of IDs 18 / 159 (similar) / 94 (lowest)",
             " / ".join(f"{v[1]:,.2f}" for v in _IDS.values()),
-            lambda df: ex.paper_id_cells(df, "avg_jct"),
+            ex.paper_id_jcts,
+            holds=ex.paper_id_jcts_hold,
+            trend=ex.id94_lowest,
+            tolerance="+-10% of each value; trend: ID 94 the lowest of the three",
         ),
         Claim(
             "Fig. 4: lowest-JCT category (K = 15: ID 94 {6,5,2,2}, fairness 0.824)",
             "K=15: ID 94 {6,5,2,2} 3,948.9 s, F 0.824",
             ex.best_categories,
+            holds=ex.best_category_holds,
+            tolerance="ID and category exact; JCT and fairness +-10%",
         ),
         Claim(
             "Fig. 5: fairness degree range over Psi (ours within 0.01)",
             "K=15: [0.527, 0.994], K=30: [0.384, 0.999]",
             ex.fairness_ranges,
             holds=ex.fairness_ranges_hold,
+            tolerance="+-0.01 at each end",
         ),
         Claim(
             "Sec. V-B: best of N = 20 categories, increase over the best: all of Psi "
-            "-> prioritised rear 30% (ours: exact expectation; verdict: rear < all)",
+            "-> prioritised rear 30% (ours: exact expectation; trend: rear < all)",
             ", ".join(
                 f"K={k}: {_PCT.format(*v)}" for k, v in ex.PAPER_SAMPLING.items()
             ),
             ex.sampling_increases,
-            holds=lambda v: bool(v) and all(r < a for a, r in v.values()),
+            holds=ex.sampling_holds,
+            trend=ex.sampling_trend,
+            tolerance=ex.SAMPLING_TOLERANCE,
         ),
         Claim(
             "Fig. 6: a trend of decline after prioritising (mean JCT rear 30% / front "

@@ -50,20 +50,58 @@ CSV: one row per instance x scheme (x JPS round), with ``setting``,
 ``paper_normalized`` where the text gives one.  Full run: both settings,
 ``K = 15, 30``, 100 rounds, 600 s per optimum; quick: ``h115``, 3 rounds,
 60 s, and no HAS at ``K = 30`` (3,654 categories).
+
+Verdicts
+--------
+Every number is a ratio to exhaustive search, judged on its loss (ratio -
+1): within ``max(10% of the paper's loss, 0.5 pp)``, the house 10% applied
+to the loss (10% of the ratio would accept a 10-pp loss where the paper
+states none; ``common.ratio_near``).  Optimus-LB's claim also has a trend:
+it loses and trails HAS and JPS ``N = 60`` at every ``K`` (the paper's
+ranking).  Ours (full run, 2026-11-25) is 1.087 / 1.037, *ahead* of HAS
+(1.094 / 1.050) and JPS (1.107 / 1.085): the ranking is reversed, so the
+claim is ``not reproduced``, not ``trend only``.  HAS's "same JCT" and
+JPS's losses have no direction beyond the number (a loss is never
+negative), so no trend.
+
+Sizes
+-----
+Paper: ``S = 4`` jobs on ``K = 15`` and ``30`` GPU workers of the authors'
+testbed (Compute Canada, V100/P100/T4), JPS over 100 rounds, one instance
+per ``K`` (jobs and GPU counts not listed).  Ours: the same ``S``, ``K``
+and 100 rounds, on simulated instances (``h115``: one per ``K``; ``mix111``:
+five seeds per ``K``) with a throughput table that is partly estimated
+(docs/hetero.md), because the paper's instance (its throughput matrix (9)
+and GPU counts) is not printed; the exact MILP replaces the enumeration
+(same optimum, certified).
 """
 
 from optsched.core.experiment import Claim, Experiment
 from optsched.core.plots import Bars
 from optsched.hetero.experiments import jct as ex
+from optsched.hetero.experiments.common import LOSS_TOLERANCE, cells_hold, ratio_near
 
 _SIZES = {"n_jobs": 4, "n_workers": [15, 30]}
 _K = (15, 30)
-#: The paper's words per scheme, and whether "ours <= paper" is the verdict.
-_QUOTES = {
-    "optimus_lb": ("incurs losses of 15.1%", False),
-    "has": ("incurs the same JCT as exhaustive search", True),
-    "jps_n60": ("incurs losses of 0.54% / 2.04%", True),
-}
+
+
+def _paper(scheme: str) -> tuple[float, ...]:
+    return tuple(ex.PAPER_NORMALIZED[(k, scheme)] for k in _K)
+
+
+def _claim(scheme: str, quote: str) -> Claim:
+    """A scheme's mean ratio per K, each within :data:`LOSS_TOLERANCE` of the paper's."""
+    paper = _paper(scheme)
+    return Claim(
+        f"{ex.LABELS[scheme]} {quote}: mean JCT / OPT at K = 15 / 30 (h115)",
+        " / ".join(str(p) for p in paper),
+        lambda df: ex.mean_ratios(df, scheme, _K),
+        holds=lambda v: cells_hold(v, [ratio_near(p) for p in paper]),
+        tolerance=LOSS_TOLERANCE,
+    )
+
+
+_LB = _paper("optimus_lb")
 
 SPEC = Experiment(
     name="fig9_normalized_jct",
@@ -88,16 +126,17 @@ SPEC = Experiment(
     ),
     summary=ex.summarize_normalized,
     claims=[
-        *(
-            Claim(
-                f"{ex.LABELS[s]} {quote}: mean JCT / OPT at K = 15 / 30 (h115)",
-                " / ".join(str(p) for p in paper),
-                lambda df, s=s: ex.mean_ratios(df, s, _K),
-                holds=(lambda v, b=paper: v.at_most(b)) if verdict else None,
-            )
-            for s, (quote, verdict) in _QUOTES.items()
-            for paper in [tuple(ex.PAPER_NORMALIZED[(k, s)] for k in _K)]
+        Claim(
+            "Optimus-LB incurs losses of 15.1% (behind HAS and JPS N=60): mean JCT / "
+            "OPT at K = 15 / 30 (h115); trend: it loses and trails both at every K",
+            " / ".join(str(p) for p in _LB),
+            lambda df: ex.ranking(df, "optimus_lb", ("has", "jps_n60"), _K),
+            holds=lambda v: cells_hold(v.cells, [ratio_near(p) for p in _LB]),
+            trend=lambda v: v.behind_all(),
+            tolerance=LOSS_TOLERANCE,
         ),
+        _claim("has", "incurs the same JCT as exhaustive search"),
+        _claim("jps_n60", "incurs losses of 0.54% / 2.04%"),
         Claim("instances with a proven optimum", "-", ex.proven_optima),
     ],
 )

@@ -22,12 +22,35 @@ servers the configurations differ only in the drawn ``gamma_1`` (same random
 stream, rescaled range).  Each CSV row is one instance x configuration.
 Full run: 2/4/8 servers per side x 3 priority ranges x 10 seeds, HiGHS limit
 120 s per solve; quick: 2/4 x 2 ranges x 1 seed, 10 s.
+
+Claims.  "Around 1.1 to 1.5" is the paper's own range and is applied as
+printed (not widened by the house 10%: 1.65 would pass, a third of the
+range's width beyond it); no direction is stated, so a miss is ``not
+reproduced``.  "No clear trend" with the servers and with ``max U/L`` (the
+priority range) is read on the median proven ratio per value of the factor:
+``reproduced`` when the medians differ by at most 10% of the smallest
+(``(max - min) / min <= 10%``, the threshold of the okita "roughly equal"
+claims), ``trend only`` when they differ more but neither rise nor fall
+throughout (not monotone over the three values), else ``not reproduced``
+(a monotone change of more than 10%).
+
+Sizes.  Paper: 10 jobs, ``T = 10``; the numbers of servers and the priority
+ranges are in the figure only (not in the text we have).  Ours: 10 jobs,
+``T = 10``, 4, 8 and 16 servers (2/4/8 per side), ``gamma1`` in [1, 10],
+[1, 50], [1, 100], 10 seeds per cell.  The paper's footnote gives 2 days for
+one offline solve of 10 jobs; HiGHS proves all 90 here within 120 s, so the
+size is the paper's where the text states it.
 """
 
 from optsched.core.experiment import Claim, Experiment
 from optsched.oasis import experiments as ex
 
 _FIXED = {"n_jobs": 10, "n_slots": 10}
+#: Tolerances of the claims, in words (the ``note`` column).
+_BAND = "the paper's range 1.1-1.5 as printed"
+_NO_TREND = (
+    "medians within 10% of the smallest; trend only: beyond that but not monotone"
+)
 
 SPEC = Experiment(
     name="fig5_performance_ratio",
@@ -60,6 +83,7 @@ SPEC = Experiment(
             lambda df: ex.proven_ratios(df).median(),
             holds=lambda v: 1.1 <= v <= 1.5,
             fmt="{:.3f}",
+            tolerance=_BAND,
         ),
         Claim(
             "OPT / OASiS around 1.1-1.5 (mean of proven finite ratios)",
@@ -67,10 +91,11 @@ SPEC = Experiment(
             lambda df: ex.proven_ratios(df).mean(),
             holds=lambda v: 1.1 <= v <= 1.5,
             fmt="{:.3f}",
+            tolerance=_BAND,
         ),
         Claim(
             "every ratio below Theorem 4's 2 alpha (share of proven)",
-            1.0,
+            "100%",
             lambda df: (
                 ex.proven_ratios(df) <= df.loc[ex.proven_ratios(df).index, "two_alpha"]
             ).mean(),
@@ -86,15 +111,22 @@ SPEC = Experiment(
             ),
         ),
         Claim(
-            "no clear trend with the number of servers (median ratio per servers)",
+            "no clear trend with the number of servers (median proven ratio per "
+            "number of servers)",
             "no trend",
-            lambda df: ", ".join(
-                f"{n}: {v:.2f}"
-                for n, v in df[df["kind"] == "proven"]
-                .groupby("n_servers")["ratio"]
-                .median()
-                .items()
-            ),
+            lambda df: ex.median_ratio_per(df, "n_servers"),
+            holds=ex.flat,
+            trend=ex.no_direction,
+            tolerance=_NO_TREND,
+        ),
+        Claim(
+            "no clear trend with larger max U/L (median proven ratio per priority "
+            "range)",
+            "no trend",
+            lambda df: ex.median_ratio_per(df, "gamma1_hi"),
+            holds=ex.flat,
+            trend=ex.no_direction,
+            tolerance=_NO_TREND,
         ),
     ],
 )

@@ -6,7 +6,12 @@ reduces it by up to 20% ~ 65% against each of the three benchmarks.
 
 Ours: Sec. V-B's setting (``ex.cost_figure``) with ``R = 50`` sites and I
 from 20 to 100, 3 seeds.  Full: 5 values of I x 3 seeds; quick: I = 3, 6 on
-4 sites, ``T = 30``.
+4 sites, ``T = 30``.  Statuses as in Fig. 9 (``ex.cost_claims``).
+
+Sizes.  Paper: Sec. V-B's setting, ``R = 50``, ``T = 150``, I up to its
+default 100; the values of I are on the figure's axis only, the number of
+runs is not stated.  Ours: I = 20, 40, 60, 80, 100 (the paper's default as
+the largest), ``R = 50``, ``T = 150``, 3 seeds.
 """
 
 from optsched.okita import experiments as ex

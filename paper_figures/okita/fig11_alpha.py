@@ -10,6 +10,10 @@ exponential cost), 3 seeds, ``alpha1 : alpha2`` in 1:4, 1:2, 1:1, 2:1,
 4:1 (``beta`` = 1); the claim holds when the mean total cost varies by at
 most 10% (our threshold for "roughly equal").  Full: 5 settings x 3 seeds;
 quick: 2 settings on the quick instance.
+
+Sizes.  Paper: presumably Sec. V-B's default (``R = 50``, ``I = 100``,
+``T = 150``; the text does not say), ratios and runs not stated.  Ours:
+that default, 3 seeds per ratio.
 """
 
 from optsched.okita import experiments as ex

@@ -10,6 +10,10 @@ exponential cost), 3 seeds, ``(beta1, beta2, beta3)`` = (1, 1, 1) and each
 factor halved and doubled in turn (``alpha`` = 1); the claim holds when the
 mean total cost varies by at most 10% (our threshold).  Full: 7 settings x
 3 seeds; quick: 2 settings on the quick instance.
+
+Sizes.  Paper: presumably Sec. V-B's default (``R = 50``, ``I = 100``,
+``T = 150``; the text does not say), values and runs not stated.  Ours:
+that default, 3 seeds per setting.
 """
 
 from optsched.okita import experiments as ex

@@ -13,6 +13,13 @@ Ours: Sec. V-B's setting (``R = 50``, ``I = 100``, ``T = 150``), 3 seeds,
 Sec. V-C's priority when every job has the piecewise cost
 (``optsched.okita.online``, reading 6).  Full: 3 costs x 3 seeds; quick:
 the quick instance, 1 seed.
+
+The three claims are qualitative (an ordering, a direction, an arg max):
+``reproduced`` when they hold on the means.
+
+Sizes.  Paper: presumably Sec. V-B's default (``R = 50``, ``I = 100``,
+``T = 150``; the text does not say), runs not stated.  Ours: that default,
+3 seeds per cost.
 """
 
 from optsched.core.experiment import Claim, Experiment

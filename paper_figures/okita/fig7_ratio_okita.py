@@ -14,6 +14,17 @@ proves (``ex.SMALL``: ``T = 16``, R in 2-4 with I = 4, I in 2-6 with R = 3),
 checked and optimised with ``T`` extended to the makespan; a schedule with
 PS gaps (strict (2c)) gets no ratio (``optsched.okita.experiments``).  Full:
 7 sizes x 10 seeds; quick: 2 sizes x 1 seed at ``T = 12``.
+
+"< 1.8" is a bound and is applied as printed (no tolerance): ``reproduced``
+when every proven ratio is below it.
+
+Sizes.  Paper: the sizes are on the figure's axes only ("different numbers
+of sites (R) and jobs (I)"; Sec. V-B's default is ``R = 50``, ``I = 100``,
+``T = 150``) and the text does not say how the optimum of the MINLP was
+found.  Ours: ``T = 16``, R 2-4 at ``I = 4`` and I 2-6 at ``R = 3``, 10 seeds
+per size: the exact MILP (``models/okita.py``) proves optima within 60 s only
+at such sizes (docs/okita.md, "Exact MILP"), and a ratio against an
+unproven bound would not be a ratio.
 """
 
 from optsched.core.experiment import Claim, Experiment
@@ -50,6 +61,7 @@ SPEC = Experiment(
             lambda df: ex.proven(df).max(),
             holds=lambda v: v < 1.8,
             fmt="{:.3f}",
+            tolerance="the paper's bound as printed",
         ),
         Claim(
             "Okita's proven ratios (ours)",

@@ -10,6 +10,19 @@ latency cost) with R from 10 to 50, 3 seeds; total cost (2) per scheme from
 the checker (latency and bandwidth parts as columns), schedules past ``T``
 checked with ``T`` extended to the makespan (``past_T``).  Full: 5 values of
 R x 3 seeds; quick: R = 3, 5 with 6 jobs, ``T = 30``.
+
+Statuses (``ex.cost_claims``).  "Lowest cost" is an ordering.  "Up to 20% ~
+65%" is the paper's band, applied as printed to each benchmark's largest
+reduction: ``trend only`` when every reduction is positive (Okita cheaper)
+but one lies outside the band.  "Especially at large scale": the reduction
+against the best benchmark must grow from the smallest to the largest R and
+end inside the paper's band; ``trend only`` when it grows to a value outside
+the band.
+
+Sizes.  Paper: Sec. V-B's setting, ``I = 100``, ``T = 150``, R up to its
+default 50; the values of R are on the figure's axis only, the number of
+runs is not stated.  Ours: R = 10, 20, 30, 40, 50 (the paper's default as
+the largest), ``I = 100``, ``T = 150``, 3 seeds.
 """
 
 from optsched.okita import experiments as ex

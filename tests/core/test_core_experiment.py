@@ -44,10 +44,27 @@ TOY = E.Experiment(
             "b doubles a",
             2.0,
             lambda df: df[df.alg == "b"].value.sum() / df[df.alg == "a"].value.sum(),
-            holds=lambda v: v >= 1.5,
+            holds=E.near(2.0),
+            tolerance="+-10%",
         ),
         E.Claim("text claim", "-", lambda df: f"{len(df)} rows"),
-        E.Claim("broken claim", 1, lambda df: df["missing"].sum()),
+        E.Claim("broken claim", 1, lambda df: df["missing"].sum(), holds=bool),
+        E.Claim(
+            "b triples a",
+            3.0,
+            lambda df: df[df.alg == "b"].value.sum() / df[df.alg == "a"].value.sum(),
+            holds=E.near(3.0),
+            trend=lambda v: v > 1,
+        ),
+        E.Claim(
+            "b is a quarter of a",
+            0.25,
+            lambda df: df[df.alg == "b"].value.sum() / df[df.alg == "a"].value.sum(),
+            holds=E.near(0.25),
+            trend=lambda v: v < 1,
+        ),
+        E.Claim("machine time", "3 ms", lambda df: 1.0, not_comparable="other CPU"),
+        E.Claim("under reading R", 2.0, lambda df: 2.0, holds=E.near(2.0), reading="R"),
     ],
 )
 
@@ -69,7 +86,7 @@ def test_expand_order_and_fixed_values():
 
 
 def test_run_writes_three_files_and_evaluates_claims(tmp_path: Path):
-    """A run writes CSV, PNG and claims; claims give reproduced / see notes / error."""
+    """A run writes CSV, PNG and claims; every status of the vocabulary is reached."""
     res = E.run(TOY, quick=True, out=tmp_path, workers=1, progress=False, echo=False)
     assert sorted(p.name for p in tmp_path.iterdir()) == [
         "toy_figure.claims.csv",
@@ -80,7 +97,24 @@ def test_run_writes_three_files_and_evaluates_claims(tmp_path: Path):
     assert list(df["alg"]) == ["a", "a", "b", "b"] and list(df["value"]) == [1, 2, 2, 4]
     claims = pd.read_csv(tmp_path / "toy_figure.claims.csv")
     assert list(claims.columns) == E.CLAIM_COLUMNS
-    assert list(claims["status"]) == ["reproduced", "see notes", "error"]
+    assert list(claims["status"]) == [
+        "reproduced",
+        "no claim",
+        "error",
+        "trend only",
+        "not reproduced",
+        "not comparable",
+        "reading",
+    ]
+    assert list(claims["note"].fillna("")) == [
+        "tolerance: +-10%",
+        "",
+        "",
+        "",
+        "",
+        "other CPU",
+        "reading: R",
+    ]
     assert claims["ours"][0] == "2" and claims["ours"][1] == "4 rows"
     assert (
         set(claims["mode"]) == {"quick"}
@@ -198,7 +232,12 @@ def test_report_rewrites_only_the_generated_block(tmp_path: Path):
     E.report(tmp_path / "claims", readme)
     text = readme.read_text()
     assert "prose before" in text and "prose after" in text and "old | 1.23" not in text
-    assert "| toy_figure (Fig. 0) | b doubles a | 2.0 | 2 | reproduced | full," in text
+    # no record beside the claims file (and no installed spec): stale
+    assert (
+        "| toy_figure (Fig. 0) | b doubles a | 2.0 | 2 | stale (recorded: reproduced) "
+        "| tolerance: +-10% | full," in text
+    )
+    assert "Claims per status" in text and "| `oasis` |" in text
     assert text.count(E.REPORT_BEGIN) == 1
 
 
@@ -248,3 +287,16 @@ def test_cli_figure_list_run_report(tmp_path: Path, capsys, monkeypatch):
         main(["figure", "report", "--claims", str(out), "--readme", str(readme)]) == 0
     )
     assert "fig5_performance_ratio (Fig. 5, Sec. V-A)" in readme.read_text()
+
+
+def test_claim_with_a_paper_value_needs_a_verdict():
+    """A claim stating a paper value without holds or not_comparable is refused ("see notes" is gone)."""
+    with pytest.raises(ValueError, match="no verdict"):
+        E.Claim("x", 1.5, lambda df: 1.0)
+    with pytest.raises(ValueError, match="trend test needs"):
+        E.Claim("x", "-", lambda df: 1.0, trend=bool)
+    with pytest.raises(ValueError, match="both a reading and not_comparable"):
+        E.Claim("x", 1, lambda df: 1.0, holds=bool, reading="R", not_comparable="y")
+    assert set(E.STATUSES) >= {"reproduced", "trend only", "not reproduced", "reading",
+                               "not comparable", "not run", "stale"}  # fmt: skip
+    assert E.near(100.0)(109.9) and not E.near(100.0)(110.1) and not E.near(1.0)("x")

@@ -253,3 +253,22 @@ def test_undeclared_or_false_declarations_raise(monkeypatch):
         ratio_mod._one_instance(("okita", 0, 34, ["liar"], 30, size))
     with pytest.raises(OptschedError, match="declares"):
         ratio_mod._one_instance(("okita", 0, 16, ["alarmist"], 30, size))
+
+
+def test_alg_zero_within_the_checkers_tolerance_is_infinite():
+    """ALG below TOL max(1, OPT) is zero: kind alg_zero and an infinite ratio, never 1.6e37.
+
+    The numbers are those of the saved oasis anneal worst case (ALG 1.728e-34
+    against a proven OPT of 2,781.08); an ALG of 1e-6 is not zero.
+    """
+    from optsched.core.ratio import near_zero, ratio_columns
+
+    cols = ratio_columns("max", 1.72811e-34, 2781.07895, 2781.07895, "optimal")
+    assert cols["kind"] == "alg_zero" and cols["ratio"] == math.inf
+    small = ratio_columns("max", 1e-6, 1.0, 1.0, "optimal")
+    assert small["kind"] == "proven" and small["ratio"] == pytest.approx(1e6)
+    # min: a proven OPT of 1e-12 against ALG 5 is zero (opt_zero); 0 / 0 is 1
+    assert ratio_columns("min", 5.0, 1e-12, 1e-12, "optimal")["kind"] == "opt_zero"
+    both = ratio_columns("max", 1e-12, 0.0, 0.0, "optimal")
+    assert both["kind"] == "proven" and both["ratio"] == 1.0
+    assert near_zero(1e-9) and not near_zero(2e-9) and near_zero(2e-9, 10.0)

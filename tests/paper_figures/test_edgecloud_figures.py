@@ -152,3 +152,135 @@ def test_competitive_ratio_refuses_a_bound_above_a_checked_schedule(monkeypatch)
     task.update(time_limit=30.0, paper_time_limit=30.0)
     with pytest.raises(SolverError, match="exceeds"):
         ex.competitive_ratio(task)
+
+
+# ------------------------------------------------------------------ claim statuses
+def _claims(name: str) -> dict[str, object]:
+    """The claims of spec ``name``, by the first words of their text."""
+    import importlib
+
+    spec = importlib.import_module(f"paper_figures.edgecloud.{name}").SPEC
+    return {c.text: c for c in spec.claims}
+
+
+def _csv(rows: list[dict]) -> pd.DataFrame:
+    """Rows as the claims see them: written to CSV and read back."""
+    import io
+
+    from optsched.core.spec import read_rows
+
+    return read_rows(io.StringIO(pd.DataFrame(rows).to_csv(index=False)))
+
+
+def _status(claims: dict, start: str, df: pd.DataFrame) -> str:
+    (claim,) = [c for t, c in claims.items() if t.startswith(start)]
+    return claim.evaluate(df)["status"]
+
+
+def test_fig7_claim_statuses_on_a_hand_table():
+    """Statuses that follow from the claim definitions on hand-chosen totals.
+
+    J = 50: SRTF 100, Tiresias-L 100, A_online-E 90, BatchSche 120, A_online 80;
+    J = 300: SRTF 1000, Tiresias-L 5000, A_online-E 800, BatchSche 1300, A_online 600.
+    A_online's reductions at 300: 1 - 600/1000 = 0.40 (SRTF: the paper's 40%,
+    reproduced), 0.88 (Tiresias-L: direction only), 1 - 600/1300 = 0.538
+    (BatchSche: within 10% of 50%).  Growths (300 minus 50): A_online over SRTF
+    0.40 - 0.20 > 0 and over Tiresias-L 0.88 - 0.20 > 0; A_online-E over SRTF
+    0.20 - 0.10 > 0; A_online over A_online-E 0.25 - 0.111 > 0.
+    """
+    totals = {
+        50: {"srtf": 100, "tiresias_l": 100, "a_online_e": 90, "batchsche": 120,
+             "a_online": 80},
+        300: {"srtf": 1000, "tiresias_l": 5000, "a_online_e": 800, "batchsche": 1300,
+              "a_online": 600},
+    }  # fmt: skip
+    df = _csv(
+        [
+            {
+                "n_jobs": j,
+                "seed": 0,
+                "scheme": s,
+                "total_jct": float(v),
+                "jct_rate": v / t["srtf"],
+                "preemptions": 0,
+                "edge_load": j / 250,
+            }
+            for j, t in totals.items()
+            for s, v in t.items()
+        ]  # fmt: skip
+    )
+    claims = _claims("fig7_jct_rate_jobs")
+    assert _status(claims, "up to 40% lower JCT than SRTF", df) == "reproduced"
+    assert _status(claims, "up to 35% lower JCT than Tiresias-L", df) == "trend only"
+    assert _status(claims, "up to 50% lower JCT than BatchSche", df) == "reproduced"
+    assert _status(claims, "reduction of JCT in A_online over", df) == "reproduced"
+    assert _status(claims, "reduction of JCT in A_online-E over", df) == "reproduced"
+    assert _status(claims, "compared with A_online-E", df) == "reproduced"
+    assert _status(claims, "A_online beats A_online-E", df) == "reproduced"
+    assert _status(claims, "offered edge load", df) == "no claim"
+    # A_online above BatchSche at both sizes (130 > 120, 1400 > 1300): the
+    # "up to 50%" claim fails outright; its gain over A_online-E shrinks
+    # (1 - 1400/800 = -0.75 at 300 against 1 - 130/90 = -0.44 at 50)
+    worse = df.copy()
+    a_online = worse["scheme"] == "a_online"
+    worse.loc[a_online & (worse["n_jobs"] == 50), "total_jct"] = 130.0
+    worse.loc[a_online & (worse["n_jobs"] == 300), "total_jct"] = 1400.0
+    assert _status(claims, "up to 50% lower", worse) == "not reproduced"
+    assert _status(claims, "compared with A_online-E", worse) == "not reproduced"
+
+
+def test_influence_and_ratio_claim_statuses_by_hand():
+    """'Little influence': every mean within 10% of the mean over J of its eps.
+
+    eps = 0: means 1.0 and 1.2 (centre 1.1, deviation 0.1 / 1.1 = 9.1%); eps =
+    0.5: 0.9 and 0.9.  Raising the second to 1.3 gives 0.15 / 1.15 = 13.0%.
+    """
+    rows = [
+        {"n_jobs": j, "seed": 0, "eps": e, "paper_ratio": r, "paper_ratio_hi": r,
+         "ratio_hi": r - 0.3, "theorem3_minlp": np.inf if e == 0 else 9.0,
+         "opt_status": "optimal"}
+        for j, e, r in ((5, 0.0, 1.0), (10, 0.0, 1.2), (5, 0.5, 0.9), (10, 0.5, 0.9))
+    ]  # fmt: skip
+    df = _csv(rows)
+    assert ex.influence(df, "n_jobs") == pytest.approx(0.1 / 1.1)
+    claims = _claims("fig12_ratio_jobs")
+    assert _status(claims, "little influence of J", df) == "reproduced"
+    assert _status(claims, "observed ratio < 1.7 (paper's", df) == "reproduced"
+    assert _status(claims, "observed ratio < 1.7 with ALG", df) == "reading"
+    assert (
+        _status(claims, "close to optimal at eps = 0.5: mean paper", df) == "reproduced"
+    )
+    assert _status(claims, "larger eps, smaller ratio", df) == "reproduced"
+    assert _status(claims, "much better than Theorem 3", df) == "reproduced"
+    rows[1]["paper_ratio"] = 1.3
+    assert ex.influence(_csv(rows), "n_jobs") == pytest.approx(0.15 / 1.15)
+    assert _status(claims, "little influence of J", _csv(rows)) == "not reproduced"
+
+
+def test_fig11_makespan_claims_are_trend_only_off_the_tolerance():
+    """Makespans A_online 37, SRTF 100 (0.37: shorter, not 0.76 +-10%) and
+    Tiresias-L 50 (0.74: the paper's value)."""
+    rows = [
+        {"scheme": s, "slot": 1, "utilization": 1.0, "makespan": m}
+        for s, m in (("a_online", 37), ("a_online_e", 60), ("srtf", 100),
+                     ("tiresias_l", 50), ("batchsche", 40))
+    ]  # fmt: skip
+    claims = _claims("fig11_utilization")
+    assert _status(claims, "makespan of A_online / SRTF", _csv(rows)) == "trend only"
+    assert (
+        _status(claims, "makespan of A_online / Tiresias-L", _csv(rows)) == "reproduced"
+    )
+
+
+@pytest.mark.parametrize(
+    "name",
+    ["fig7_jct_rate_jobs", "fig8_jct_rate_servers", "fig9_preemptions_jobs",
+     "fig10_preemptions_servers", "fig11_utilization", "fig12_ratio_jobs",
+     "fig13_ratio_servers", "worst_case_edgecloud"],
+)  # fmt: skip
+def test_every_spec_states_its_sizes(name):
+    """Each spec imports (every claim has a verdict) and states the sizes."""
+    import importlib
+
+    spec = importlib.import_module(f"paper_figures.edgecloud.{name}").SPEC
+    assert "Sizes." in spec.doc

@@ -153,13 +153,19 @@ def test_table2_rows_regenerate_with_checker(quick_run) -> None:
 
 
 def test_table2_claims(quick_run) -> None:
-    """Table II's claims: every checkable one reproduced, ours read off the rows; the GPU sets see notes."""
+    """Table II's claims: every checkable one reproduced; the GPU sets hold under the {1, 3} reading.
+
+    The printed {1, 3} VGG-19 set {T4, T4, V100} gives 884 + 884 + 1,754 =
+    3,522 samples/s, not the printed 4,392 = 884 + 1,754 + 1,754: ours
+    ({T4, V100, V100}) matches the table read from its throughput.
+    """
     df = quick_run("table2_example").rows
     claims = _claims(quick_run, "table2_example").reset_index()
     assert (
-        list(claims["status"])
-        == ["reproduced"] * 2 + ["see notes"] + ["reproduced"] * 3
+        list(claims["status"]) == ["reproduced"] * 2 + ["reading"] + ["reproduced"] * 3
     )
+    assert 884 + 1754 + 1754 == 4392 and 884 + 884 + 1754 == 3522
+    assert claims.loc[2, "note"].startswith("reading: ")
     jcts = df[df["method"] == "category"]["avg_jct"]
     assert claims.loc[0, "ours"] == " / ".join(f"{v:,.1f}" for v in jcts)
     assert claims.loc[0, "paper"] == "11,225.8 / 19,607.1 / 37,502.1"
@@ -298,8 +304,9 @@ def test_fig46_claims(quick_run) -> None:
     claims = _claims(quick_run, "fig4_6_categories").reset_index()
     assert claims.loc[0, "ours"] == "K=8: 35, K=10: 84"
     assert claims.loc[0, "status"] == "reproduced"
-    assert claims.loc[1, "ours"] == claims.loc[2, "ours"] == "not run"
-    assert claims.loc[1, "status"] == "not reproduced"
+    assert claims.loc[1, "ours"] == "not run"
+    assert claims.loc[2, "ours"] == "not run / not run / not run"
+    assert (claims.loc[[1, 2, 3], "status"] == "not reproduced").all()  # no K = 15
     assert claims.loc[4, "status"] == "not reproduced"  # no K of Fig. 5 ran
     summ = cat.summarize_landscape(df).set_index("K")
     assert claims.loc[5, "ours"] == ", ".join(
@@ -307,7 +314,9 @@ def test_fig46_claims(quick_run) -> None:
         for k in (8, 10)
     )
     assert (summ["incr_rear"] < summ["incr_all"]).all()
-    assert claims.loc[5, "status"] == claims.loc[6, "status"] == "reproduced"
+    # no K the paper prints ran: the numbers cannot hold, the direction does
+    assert claims.loc[5, "status"] == "trend only"
+    assert claims.loc[6, "status"] == "reproduced"
     for k in (8, 10):
         inst_o = df[(df["n_workers"] == k) & (df["ordering"] == "instance")]
         best = inst_o.loc[inst_o["avg_jct"].idxmin()]
@@ -375,15 +384,32 @@ def test_fig46_k15_claims(k15) -> None:
     """At K = 15 the IDs and the fairness range are judged reproduced; the JCT cells read the rows."""
     spec = experiment.specs()["fig4_6_categories"]
     got = {c.text: c.evaluate(k15) for c in spec.claims}
-    psi, ids, jcts, _, fair = (got[c.text] for c in spec.claims[:5])
-    assert ids == {"ours": "6-6-2-1 / 5-5-2-3 / 6-5-2-2", "status": "reproduced"}
+    psi, ids, jcts, best, fair = (got[c.text] for c in spec.claims[:5])
+    assert (ids["ours"], ids["status"]) == ("6-6-2-1 / 5-5-2-3 / 6-5-2-2", "reproduced")
     inst_o = k15[k15["ordering"] == "instance"].set_index("category_id")
-    assert jcts["ours"] == " / ".join(
-        f"{inst_o.loc[i, 'avg_jct']:,.2f}" for i in (18, 159, 94)
+    v = [inst_o.loc[i, "avg_jct"] for i in (18, 159, 94)]
+    assert jcts["ours"] == " / ".join(f"{x:,.2f}" for x in v)
+    paper = (4047.59, 4046.35, 3948.9)
+    near = all(abs(x - p) <= 0.1 * p for x, p in zip(v, paper, strict=True))
+    trend = v[2] < min(v[:2])  # the paper's ID 94 is the lowest of the three
+    assert jcts["status"] == (
+        "reproduced" if near else "trend only" if trend else "not reproduced"
+    )
+    top = inst_o["avg_jct"].idxmin()
+    assert best["status"] == (
+        "reproduced"
+        if top == 94
+        and abs(inst_o.loc[94, "avg_jct"] - 3948.9) <= 394.89
+        and abs(inst_o.loc[94, "fairness"] - 0.824) <= 0.0824
+        else "not reproduced"
     )
     lo, hi = inst_o["fairness"].min(), inst_o["fairness"].max()
-    assert fair == {"ours": f"K=15: [{lo:.3f}, {hi:.3f}]", "status": "reproduced"}
-    assert psi == {"ours": "K=15: 364", "status": "reproduced"}
+    assert (fair["ours"], fair["status"]) == (
+        f"K=15: [{lo:.3f}, {hi:.3f}]",
+        "reproduced",
+    )
+    assert fair["note"] == "tolerance: +-0.01 at each end"
+    assert (psi["ours"], psi["status"]) == ("K=15: 364", "reproduced")
 
 
 def test_psi_claim_catches_a_missing_category(quick_run) -> None:

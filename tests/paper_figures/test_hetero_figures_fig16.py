@@ -163,6 +163,9 @@ def test_claim_values_know_missing_runs() -> None:
     assert scale.ByK(((15, 0.1), (30, 0.1))).non_increasing()
     assert not scale.ByK(((15, 0.1), (30, 0.2))).non_increasing()
     assert not scale.ByK(((15, 0.1),)).non_increasing()
+    assert str(scale.ByK(())) == "not timed"
+    assert scale.ByK(((50, 373.0), (100, 6632.0))).hold({50: lambda v: v < 400})
+    assert not scale.ByK(((100, 6632.0),)).hold({50: lambda v: True})
 
 
 def test_k300_latency_claims_on_synthetic_rows() -> None:
@@ -176,10 +179,12 @@ def test_k300_latency_claims_on_synthetic_rows() -> None:
             "avg_comp_s": [30.0, 34.0, 31.0, 31.0],
         }
     )
-    assert scale.latencies_at(df, "jps_market") == "12.00 s / 32.00 s (comm 27.3%)"
+    lat = scale.latencies_at(df, "jps_market")
+    assert str(lat) == "12.00 s / 32.00 s (comm 27.3%)"
+    assert lat.comm_share == pytest.approx(12 / 44)
     assert scale.latency_order(df) == scale.Count(1, 2, "terms")
     k30 = df.assign(n_workers=30)
-    assert scale.latencies_at(k30, "jps_market") == "not run (largest K: 30)"
+    assert str(scale.latencies_at(k30, "jps_market")) == "not run (largest K: 30)"
     assert str(scale.latency_order(k30)) == "not run"
 
 
@@ -298,6 +303,7 @@ def test_fig16_claims_from_rows(quick_run) -> None:
     )
     assert claims.loc[4, "paper"] == "68.86 s / 201.30 s (comm 25.5%)"
     assert claims.loc[4, "ours"] == claims.loc[5, "ours"] == "not run (largest K: 30)"
+    assert (claims.loc[[4, 5], "status"] == "not reproduced").all()
     assert (
         claims.loc[6, "ours"] == "not run"
         and claims.loc[6, "status"] == "not reproduced"

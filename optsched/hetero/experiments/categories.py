@@ -19,6 +19,7 @@ from __future__ import annotations
 import json
 import math
 from collections.abc import Iterable, Mapping, Sequence
+from dataclasses import dataclass
 from typing import Any, cast
 
 import numpy as np
@@ -26,7 +27,7 @@ import pandas as pd
 from matplotlib.figure import Figure
 from scipy.stats import spearmanr
 
-from optsched.core.experiment import Cells, optimum
+from optsched.core.experiment import Cells, near, optimum
 from optsched.core.ratio import best_start
 from optsched.hetero.instance import GPU_TYPES, HeteroInstance, example
 from optsched.hetero.online import (
@@ -39,7 +40,17 @@ from optsched.hetero.online import (
 from optsched.hetero.paper import solve_by_enumeration
 from optsched.hetero.schedule import HeteroPlacement
 
-from .common import H_TARGET, MODEL_ORDER, category, gpu_counts, make_instance, paper
+from .common import (
+    H_TARGET,
+    MODEL_ORDER,
+    PCT_TOLERANCE,
+    category,
+    cells_hold,
+    gpu_counts,
+    make_instance,
+    paper,
+    pct_near,
+)
 from .jct import timed
 
 # ================================================================ Table II
@@ -378,6 +389,22 @@ def table2_gpus(df: pd.DataFrame, keys: Sequence[str]) -> str:
 def paper_gpus(keys: Sequence[str]) -> str:
     """The printed GPU sets of ``keys`` in the format of :func:`table2_gpus`."""
     return " / ".join(" | ".join(PAPER_TABLE2[k]["gpus"]) for k in keys)
+
+
+#: Table II's ``{1, 3}`` VGG-19 set read from its printed throughput 4,392 =
+#: 884 + 1,754 + 1,754 (seeds/INDEX.md), not the printed ``{T4, T4, V100}``.
+TABLE2_GPU_READING = {("1-3", 1): "T4,V100,V100"}
+
+
+def paper_gpus_read(keys: Sequence[str]) -> str:
+    """:func:`paper_gpus` with :data:`TABLE2_GPU_READING` applied."""
+    return " / ".join(
+        " | ".join(
+            TABLE2_GPU_READING.get((k, j), g)
+            for j, g in enumerate(PAPER_TABLE2[k]["gpus"])
+        )
+        for k in keys
+    )
 
 
 def choice(df: pd.DataFrame, key: str) -> str:
@@ -724,15 +751,78 @@ def paper_id_categories(K: int = 15) -> str:
     return " / ".join(_dash(c) for c, _, _ in PAPER_IDS[K].values())
 
 
+def paper_id_jcts(df: pd.DataFrame, K: int = 15) -> Cells:
+    """Our avg JCT (s) at the paper's IDs (18, 159, 94) of ``K`` without prioritising (None: not run)."""
+    sel = df[(df["n_workers"] == K) & (df["ordering"] == "instance")].set_index(
+        "category_id"
+    )
+    return Cells(
+        tuple(
+            float(cast(float, sel.loc[i, "avg_jct"])) if i in sel.index else None
+            for i in PAPER_IDS[K]
+        ),
+        "{:,.2f}",
+    )
+
+
+def paper_id_jcts_hold(cells: Cells, K: int = 15) -> bool:
+    """Fig. 4's JCTs at IDs 18 / 159 / 94: each within the house 10% of the paper's."""
+    return cells_hold(cells, [near(jct) for _, jct, _ in PAPER_IDS[K].values()])
+
+
+def id94_lowest(cells: Cells) -> bool:
+    """The paper's relation of Fig. 4's IDs 18 / 159 / 94: ID 94 below the other two."""
+    a, b, c = cells.values
+    return None not in (a, b, c) and cast(float, c) < min(
+        cast(float, a), cast(float, b)
+    )
+
+
+@dataclass(frozen=True)
+class BestCategory:
+    """Fig. 4: the lowest-JCT category of one K: ID, category, JCT, fairness, JCT / optimum."""
+
+    id: int
+    category: str
+    avg_jct: float
+    fairness: float
+    ratio: float
+
+    def __str__(self) -> str:
+        return (
+            f"ID {self.id} {{{self.category.replace('-', ',')}}} {self.avg_jct:,.1f} s, "
+            f"F {self.fairness:.3f}, {self.ratio:.3f} x opt"
+        )
+
+
 def best_categories(df: pd.DataFrame) -> PerK:
     """Per K: ID, category, avg JCT and fairness of the best category, and its ratio to the optimum."""
     s = summarize_landscape(df)
     return PerK(
         {
-            int(r.K): f"ID {r.best_id} {{{r.best_category.replace('-', ',')}}} "
-            f"{r.best:,.1f} s, F {r.best_fairness:.3f}, {r.best / r.opt:.3f} x opt"
+            int(r.K): BestCategory(
+                int(r.best_id),
+                str(r.best_category),
+                float(r.best),
+                float(r.best_fairness),
+                float(r.best / r.opt),
+            )
             for r in cast(Iterable[Any], s.itertuples())
         }
+    )
+
+
+def best_category_holds(v: PerK, K: int = 15) -> bool:
+    """Fig. 4's lowest category at ``K``: ID 94 = {6,5,2,2}, 3,948.9 s and F 0.824 within 10%."""
+    best = v.get(K)
+    if best is None:
+        return False
+    (cat, jct, fair) = PAPER_IDS[K][94]
+    return (
+        best.id == 94
+        and best.category == _dash(cat)
+        and near(jct)(best.avg_jct)
+        and near(fair)(best.fairness)
     )
 
 
@@ -766,6 +856,23 @@ def sampling_increases(df: pd.DataFrame) -> PerK:
         },
         "{0[0]:+.2%} -> {0[1]:+.2%}",
     )
+
+
+#: Tolerance of Sec. V-B's sampling increases (the hetero rule for a percentage).
+SAMPLING_TOLERANCE = f"each value {PCT_TOLERANCE}"
+
+
+def sampling_holds(v: PerK) -> bool:
+    """Sec. V-B: at every K the paper prints (and one ran), both increases within :func:`.common.pct_near`."""
+    ran = [k for k in PAPER_SAMPLING if k in v]
+    return bool(ran) and all(
+        pct_near(PAPER_SAMPLING[k][j])(v[k][j]) for k in ran for j in (0, 1)
+    )
+
+
+def sampling_trend(v: PerK) -> bool:
+    """Sec. V-B's direction: at every K (one ran) the prioritised rear beats all of ``Psi``."""
+    return bool(v) and all(0 <= r < a for a, r in v.values())
 
 
 def decline(df: pd.DataFrame) -> PerK:

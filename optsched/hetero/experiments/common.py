@@ -1,8 +1,10 @@
-"""Pieces shared by the hetero experiment modules (settings, checked rows, CIs)."""
+"""Pieces shared by the hetero experiment modules (settings, checked rows, CIs, claim tests)."""
 
 from __future__ import annotations
 
 import math
+from collections.abc import Callable, Sequence
+from dataclasses import dataclass
 from typing import Any
 
 import numpy as np
@@ -10,6 +12,7 @@ import pandas as pd
 from scipy import stats
 
 import optsched
+from optsched.core.experiment import Cells, near
 from optsched.hetero.instance import GPU_TYPES, MODELS
 from optsched.hetero.online import fairness_degree
 
@@ -98,3 +101,56 @@ def mean_ci90(values: Any) -> pd.Series:
             "max": float(v.max()) if n else math.nan,
         }
     )
+
+
+# ------------------------------------------------------------- claim tests
+#: Absolute floor of the tolerance on a percentage of JCT (0.5 percentage
+#: points), so that a paper value of 0 or 0.54% is not a zero-width test.
+PCT_FLOOR = 0.005
+#: The hetero rule for a percentage of JCT the paper prints (a loss against
+#: exhaustive search, a gain, a relative change), in the words of a claim's
+#: ``tolerance``.
+PCT_TOLERANCE = "+-max(10% of the paper's percentage, 0.5 pp)"
+#: The rule for a ratio to exhaustive search (``1 + loss``): the house 10% is
+#: applied to the loss, not to the ratio (10% of a ratio near 1 would accept
+#: a 10-pp loss where the paper states none).
+LOSS_TOLERANCE = "loss (ratio - 1) +-max(10% of the paper's loss, 0.5 pp)"
+
+
+def pct_near(target: float) -> Callable[[Any], bool]:
+    """``holds`` test of a percentage of JCT: :data:`PCT_TOLERANCE` around ``target``."""
+    return near(target, rel=0.10, abs_tol=PCT_FLOOR)
+
+
+def ratio_near(target: float) -> Callable[[Any], bool]:
+    """``holds`` test of a ratio to the optimum: :data:`LOSS_TOLERANCE` around ``target``."""
+    return near(target, rel=0.0, abs_tol=max(0.10 * abs(target - 1.0), PCT_FLOOR))
+
+
+def widen(
+    lo: float, hi: float, rel: float = 0.10, abs_tol: float = 0.0
+) -> tuple[float, float]:
+    """The paper's range ``[lo, hi]`` with each end moved out by ``max(rel |end|, abs_tol)``."""
+    return (lo - max(rel * abs(lo), abs_tol), hi + max(rel * abs(hi), abs_tol))
+
+
+def cells_hold(cells: Cells, tests: Sequence[Callable[[Any], bool]]) -> bool:
+    """Whether every value of ``cells`` that ran passes its test (and one ran)."""
+    pairs = [(v, t) for v, t in zip(cells.values, tests, strict=True) if v is not None]
+    return bool(pairs) and all(t(v) for v, t in pairs)
+
+
+@dataclass(frozen=True)
+class Ends:
+    """A claim value: the first and the last of a sweep, printed ``a -> b`` with ``fmt``."""
+
+    first: float
+    last: float
+    fmt: str = "{:+.2%}"
+
+    def __str__(self) -> str:
+        return f"{self.fmt.format(self.first)} -> {self.fmt.format(self.last)}"
+
+    def both(self, first: Callable[[Any], bool], last: Callable[[Any], bool]) -> bool:
+        """Whether ``first`` holds for the first value and ``last`` for the last."""
+        return first(self.first) and last(self.last)

@@ -23,6 +23,7 @@ import math
 import os
 import time
 from collections.abc import Callable, Iterator, Mapping, Sequence
+from dataclasses import dataclass
 from typing import Any, cast
 
 import pandas as pd
@@ -576,6 +577,38 @@ def mean_ratios(df: pd.DataFrame, scheme: str, workers: Sequence[int]) -> Cells:
     return Cells(tuple(float(means[k]) if k in means.index else None for k in workers))
 
 
+@dataclass(frozen=True)
+class Ranking:
+    """Fig. 9: a scheme's mean ratio per ``K`` beside the schemes the paper ranks ahead of it."""
+
+    cells: Cells
+    ahead: tuple[tuple[str, Cells], ...]
+
+    def __str__(self) -> str:
+        others = "; ".join(f"{LABELS[s]} {c}" for s, c in self.ahead)
+        return f"{self.cells} ({others})"
+
+    def behind_all(self) -> bool:
+        """Whether the scheme loses (ratio > 1) and trails every ``ahead`` scheme at every K both ran."""
+        pairs = [
+            (v, w)
+            for _, o in self.ahead
+            for j, v in enumerate(self.cells.values)
+            if v is not None and (w := o.values[j]) is not None
+        ]
+        return bool(pairs) and all(v > 1.0 and v > w for v, w in pairs)
+
+
+def ranking(
+    df: pd.DataFrame, scheme: str, ahead: Sequence[str], workers: Sequence[int]
+) -> Ranking:
+    """:func:`mean_ratios` of ``scheme`` and of the schemes ``ahead`` of it in the paper."""
+    return Ranking(
+        mean_ratios(df, scheme, workers),
+        tuple((s, mean_ratios(df, s, workers)) for s in ahead),
+    )
+
+
 def proven_optima(df: pd.DataFrame) -> str:
     """``proven/instances`` over the optimum rows."""
     opt = df[df["scheme"] == "optimum"]
@@ -633,11 +666,16 @@ def paper_art_cells(scheme: str) -> str:
 
 def art_ratio(
     df: pd.DataFrame, a: tuple[int, int, str], b: tuple[int, int, str]
-) -> str:
-    """Median ART of ``a`` over that of ``b`` (``(S, K, scheme)``), e.g. ``"4.2x"``."""
+) -> float | str:
+    """Median ART of ``a`` over that of ``b`` (``(S, K, scheme)``); ``"not timed"`` if either is missing."""
     med = medians(df)["median_s"]
-    v = med.get(a, math.nan) / med.get(b, math.nan)
-    return "not timed" if math.isnan(v) else f"{v:.3g}x"
+    v = float(med.get(a, math.nan) / med.get(b, math.nan))
+    return "not timed" if math.isnan(v) else v
+
+
+def faster(value: Any) -> bool:
+    """Trend of a ratio of running times: a number above 1."""
+    return isinstance(value, float) and value > 1.0
 
 
 def paper_n_psi() -> str:

@@ -22,6 +22,7 @@ from __future__ import annotations
 import functools
 import math
 from collections.abc import Callable, Iterable, Mapping, Sequence
+from dataclasses import dataclass
 from typing import Any, cast
 
 import numpy as np
@@ -347,11 +348,29 @@ def share_improved(df: pd.DataFrame) -> float:
     return float(cut.mean())
 
 
-def gavel_reductions(df: pd.DataFrame) -> str:
-    """Mean reductions (average JCT / makespan) of dynamic HAS vs Gavel per setting (text)."""
+@dataclass(frozen=True)
+class GavelCuts:
+    """Fig. 17: per setting, dynamic HAS's mean cut of Gavel's average JCT and makespan."""
+
+    values: tuple[tuple[str, float, float], ...]
+
+    def __str__(self) -> str:
+        return ", ".join(f"{s}: {a:.2%} / {m:.2%}" for s, a, m in self.values)
+
+    def hold(self, avg: Callable[[Any], bool], makespan: Callable[[Any], bool]) -> bool:
+        """Whether ``avg`` and ``makespan`` hold in every setting (and one ran)."""
+        return bool(self.values) and all(
+            avg(a) and makespan(m) for _, a, m in self.values
+        )
+
+
+def gavel_reductions(df: pd.DataFrame) -> GavelCuts:
+    """Mean reductions (average JCT / makespan) of dynamic HAS vs Gavel per setting."""
     gv = df[df["scheme"] == "gavel"].groupby("setting", sort=False)
     red = gv[["reduction_avg_jct", "reduction_makespan"]].mean()
-    return ", ".join(f"{s}: {a:.2%} / {m:.2%}" for s, (a, m) in red.iterrows())
+    return GavelCuts(
+        tuple((str(s), float(a), float(m)) for s, (a, m) in red.iterrows())
+    )
 
 
 def share_beats_gavel(df: pd.DataFrame) -> float:

@@ -317,7 +317,15 @@ class ByK:
     fmt: str = "{:+.1%}"
 
     def __str__(self) -> str:
-        return ", ".join(f"{k}: {self.fmt.format(v)}" for k, v in self.values)
+        return (
+            ", ".join(f"{k}: {self.fmt.format(v)}" for k, v in self.values)
+            or "not timed"
+        )
+
+    def hold(self, tests: Mapping[int, Any]) -> bool:
+        """Whether the test of every ``K`` of ``tests`` that ran holds (and one ran)."""
+        pairs = [(v, tests[k]) for k, v in self.values if k in tests]
+        return bool(pairs) and all(t(v) for v, t in pairs)
 
     def non_increasing(self) -> bool:
         """Whether the values do not grow with ``K`` (and there are two or more)."""
@@ -370,12 +378,36 @@ def _latency_text(comm: float, comp: float) -> str:
     return f"{comm:.2f} s / {comp:.2f} s (comm {comm / (comm + comp):.1%})"
 
 
-def latencies_at(df: pd.DataFrame, scheme: str, K: int = PAPER_K) -> str:
+@dataclass(frozen=True)
+class Latencies:
+    """Fig. 16: mean communication and computation latency (s); NaN: not run."""
+
+    comm: float
+    comp: float
+    note: str = ""
+
+    def __str__(self) -> str:
+        return self.note or _latency_text(self.comm, self.comp)
+
+    @property
+    def comm_share(self) -> float:
+        """Communication's share of the JCT (NaN when not run)."""
+        return self.comm / (self.comm + self.comp)
+
+
+def latencies_at(df: pd.DataFrame, scheme: str, K: int = PAPER_K) -> Latencies:
     """Mean communication / computation latency of ``scheme`` at ``K`` and the comm. share."""
     sel = df[(df["scheme"] == scheme) & (df["n_workers"] == K)]
     if sel.empty:
-        return f"not run (largest K: {int(df['n_workers'].max())})"
-    return _latency_text(sel["avg_comm_s"].mean(), sel["avg_comp_s"].mean())
+        note = f"not run (largest K: {int(df['n_workers'].max())})"
+        return Latencies(math.nan, math.nan, note)
+    return Latencies(float(sel["avg_comm_s"].mean()), float(sel["avg_comp_s"].mean()))
+
+
+def paper_comm_share(key: str) -> float:
+    """The paper's K = 300 communication share of ``"jps"`` or ``"optimus_lb"``."""
+    comm, comp = PAPER_K300[key]
+    return comm / (comm + comp)
 
 
 def paper_latencies_text(key: str) -> str:
@@ -670,7 +702,7 @@ def cheaper_at_every_k(df: pd.DataFrame, a: str, b: str) -> Count:
     return Count(int((both[a] < both[b]).sum()), len(both), "K")
 
 
-def has_over_jps(df: pd.DataFrame) -> str:
+def has_over_jps(df: pd.DataFrame) -> ByK:
     """Median ART of HAS (measured, else extrapolated) over JPS's (market), per K."""
     med = _medians(df)
     parts = []
@@ -678,8 +710,17 @@ def has_over_jps(df: pd.DataFrame) -> str:
         has = med.get(("has", k), med.get(("has_extrapolated", k), math.nan))
         v = has / med.get(("jps_market", k), math.nan)
         if not math.isnan(v):
-            parts.append(f"{k}: {v:,.0f}x")
-    return ", ".join(parts) or "not timed"
+            parts.append((int(k), float(v)))
+    return ByK(tuple(parts), "{:,.0f}x")
+
+
+def paper_has_over_jps_by_k() -> dict[int, float]:
+    """The paper's HAS / JPS ART ratio by K where both are given (K = 50, 100)."""
+    return {
+        k: paper_art("has", k) / paper_art("jps_market", k)
+        for k in TABLE5_KS
+        if not math.isnan(paper_art("has", k))
+    }
 
 
 def paper_has_over_jps() -> str:

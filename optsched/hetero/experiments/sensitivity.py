@@ -28,6 +28,7 @@ from __future__ import annotations
 import math
 import time
 from collections.abc import Mapping, Sequence
+from dataclasses import dataclass
 from typing import Any, cast
 
 import numpy as np
@@ -43,7 +44,7 @@ from optsched.hetero.online import JpsParams, rear_start
 from optsched.hetero.schedule import HeteroPlacement
 
 from . import common
-from .common import H_TARGET, MODEL_ORDER, checked, gpu_counts, paper
+from .common import H_TARGET, MODEL_ORDER, Ends, checked, gpu_counts, paper
 
 #: JPS defaults of the paper (Sec. VI-A): ``alpha = 0.7``, ``beta = 1``.
 JPS_ALPHA, JPS_BETA = 0.7, 1.0
@@ -433,13 +434,31 @@ def summarize_prediction_error(df: pd.DataFrame) -> pd.DataFrame:
 
 
 # ------------------------------------------------------------------- claims
-def best_alpha(df: pd.DataFrame) -> str:
+@dataclass(frozen=True)
+class BestAlpha:
+    """Fig. 12: per ``N``, the ``alpha`` of the lowest mean JCT and that mean / optimum."""
+
+    values: tuple[tuple[int, float, float], ...]
+
+    def __str__(self) -> str:
+        return ", ".join(f"N={n}: {a:.1f} ({r:.3f} x opt)" for n, a, r in self.values)
+
+    def all_at(self, alpha: float) -> bool:
+        """Whether every ``N`` (and one ran) has its lowest mean at ``alpha``."""
+        return bool(self.values) and all(
+            abs(a - alpha) < 1e-9 for _, a, _ in self.values
+        )
+
+
+def best_alpha(df: pd.DataFrame) -> BestAlpha:
     """Fig. 12: per ``N``, the ``alpha`` of the lowest mean JCT and that mean / optimum."""
     s = summarize_alpha(df)
     best = s.loc[s.groupby("n_samples")["jct_mean"].idxmin()]
-    return ", ".join(
-        f"N={r.n_samples}: {r.alpha:.1f} ({r.ratio_mean:.3f} x opt)"
-        for r in best.itertuples()
+    return BestAlpha(
+        tuple(
+            (int(r["n_samples"]), float(r["alpha"]), float(r["ratio_mean"]))
+            for r in best.to_dict("records")
+        )
     )
 
 
@@ -450,14 +469,15 @@ def alpha_shape(df: pd.DataFrame) -> str:
     for n, m in s.groupby("n_samples")["jct_mean"]:
         down = "down" if m.loc[JPS_ALPHA] < m.loc[0.0] else "up"
         up = "up" if m.loc[0.9] > m.loc[JPS_ALPHA] else "down"
-        parts.append(f"N={n}: {down}/{up}")
+        parts.append(f"N={int(cast(float, n))}: {down}/{up}")
     return ", ".join(parts)
 
 
 def rear_sizes(df: pd.DataFrame) -> str:
     """Fig. 12: rear-part size at the smallest and the largest ``alpha``."""
     n_rear = summarize_alpha(df).groupby("alpha")["n_rear"].first()
-    return f"{n_rear.iloc[0]} -> {n_rear.iloc[-1]}"
+    # int(): the column is read back from the CSV as float (empty on other rows)
+    return f"{int(n_rear.iloc[0])} -> {int(n_rear.iloc[-1])}"
 
 
 def best_in_rear(df: pd.DataFrame) -> str:
@@ -482,10 +502,35 @@ def beta_change(df: pd.DataFrame, name: str) -> float:
     return float(ends[1] / ends[0] - 1)
 
 
-def beta_values(df: pd.DataFrame) -> str:
+@dataclass(frozen=True)
+class BetaEnds:
+    """Fig. 13: mean JCT (s) and fairness at the smallest and largest ``beta`` for ``N``."""
+
+    n: int
+    jct: tuple[float, float]
+    fair: tuple[float, float]
+
+    def __str__(self) -> str:
+        (j0, j1), (f0, f1) = self.jct, self.fair
+        return f"N={self.n}: {j0:.2f} -> {j1:.2f} s, {f0:.3f} -> {f1:.3f}"
+
+    def values(self) -> tuple[float, float, float, float]:
+        """``(JCT at beta 0, JCT at beta 1, fairness at 0, fairness at 1)``."""
+        return (*self.jct, *self.fair)
+
+    def both_decrease(self) -> bool:
+        """Whether the JCT and the fairness both decrease from ``beta = 0`` to 1."""
+        return self.jct[1] < self.jct[0] and self.fair[1] < self.fair[0]
+
+
+def beta_values(df: pd.DataFrame) -> BetaEnds:
     """Fig. 13: mean JCT and fairness at the two ends of ``beta``."""
-    a, b = _beta_ends(df).itertuples()
-    return f"N={a.n_samples}: {a.jct_mean:.2f} -> {b.jct_mean:.2f} s, {a.fair_mean:.3f} -> {b.fair_mean:.3f}"
+    a, b = _beta_ends(df).to_dict("records")
+    return BetaEnds(
+        int(a["n_samples"]),
+        (float(a["jct_mean"]), float(b["jct_mean"])),
+        (float(a["fair_mean"]), float(b["fair_mean"])),
+    )
 
 
 def point_means(df: pd.DataFrame, col: str, setting: str = "target") -> pd.DataFrame:
@@ -528,6 +573,43 @@ def increase(df: pd.DataFrame, scheme: str) -> float:
     """Fig. 15: increase of ``scheme``'s mean JCT from ``eps = 0`` to the largest ``eps``."""
     m = df[df["scheme"] == scheme].groupby("epsilon")["avg_jct"].mean()
     return float(m.iloc[-1] / m.loc[0.0] - 1)
+
+
+def target_means(df: pd.DataFrame, col: str) -> pd.DataFrame:
+    """Fig. 14, setting ``target``: mean ``col`` per the text's ``H`` (the target) x scheme."""
+    d = df[df["setting"] == "target"]
+    return d.pivot_table(
+        index="heterogeneity_target", columns="scheme", values=col, aggfunc="mean"
+    )
+
+
+def ends(values: pd.Series) -> Ends:
+    """First and last value of a series (in ``H`` order) as :class:`.common.Ends`."""
+    return Ends(float(values.iloc[0]), float(values.iloc[-1]))
+
+
+@dataclass(frozen=True)
+class PerH:
+    """Fig. 14: one value per ``H`` of the text (the target), printed ``H: value``."""
+
+    values: tuple[tuple[float, float], ...]
+    fmt: str = "{:+.2%}"
+
+    def __str__(self) -> str:
+        return ", ".join(f"{h:.2f}: {self.fmt.format(v)}" for h, v in self.values)
+
+    def hold(self, tests: Mapping[float, Any]) -> bool:
+        """Whether the test of every ``H`` of ``tests`` that ran holds (and one ran)."""
+        pairs = [
+            (v, tests[round(h, 2)]) for h, v in self.values if round(h, 2) in tests
+        ]
+        return bool(pairs) and all(t(v) for v, t in pairs)
+
+
+def losses_by_target(df: pd.DataFrame, scheme: str) -> PerH:
+    """Fig. 14: ``scheme``'s mean ratio to the optimum minus 1 per the text's ``H``."""
+    loss = target_means(df, "normalized")[scheme] - 1
+    return PerH(tuple((float(cast(float, h)), float(v)) for h, v in loss.items()))
 
 
 def per_h(values: pd.Series) -> str:

@@ -1,0 +1,263 @@
+"""Recorded full runs you can audit: rows, claims, provenance, freshness.
+
+``optsched figure run NAME --record`` keeps, in ``paper_figures/claims/<key>/``:
+
+* ``<name>.claims.csv`` -- the claims table (:func:`optsched.core.report.record_claims`);
+* ``<name>.rows.csv.gz`` -- the run's tidy rows, gzip-compressed with a
+  fixed header time (the bytes depend on the rows only);
+* ``<name>.record.json`` -- provenance: commit, date, the machine's load
+  average and CPU count, the number of rows and the compressed size, and
+  the :func:`code_digest` of the code that produced the rows.
+
+:func:`rederive` evaluates a spec's claims on the recorded rows (no
+recomputation of the experiment), so a test can check that every recorded
+claim follows from its rows; :func:`is_stale` compares the recorded code
+digest with the current one: a recorded claim is ``stale`` when the
+figure's spec or task code, its slice (``optsched/<key>``, ``models/<key>*``)
+or the core code that computes rows and verdicts changed since the
+recording.  Comments, docstrings and formatting do not count (the digest is
+taken over the syntax trees without docstrings).
+"""
+
+from __future__ import annotations
+
+import ast
+import datetime as _dt
+import gzip
+import hashlib
+import importlib
+import io
+import json
+import os
+import platform
+import subprocess
+from pathlib import Path
+from typing import Any
+
+import pandas as pd
+
+from .base import write_atomic
+from .spec import Experiment, read_rows
+
+__all__ = [
+    "CORE_MODULES",
+    "record_claims",
+    "code_digest",
+    "is_stale",
+    "read_record",
+    "record_run",
+    "rederive",
+]
+
+#: Core modules whose code computes a figure's rows or its verdicts.
+CORE_MODULES = (
+    "base",
+    "horizon",
+    "optima",
+    "params",
+    "ratio",
+    "registry",
+    "runner",
+    "solver",
+    "spec",
+)
+
+
+def _tree_text(path: Path) -> str:
+    """The syntax tree of a Python file without docstrings, as text."""
+    tree = ast.parse(path.read_text())
+    for node in ast.walk(tree):
+        body = getattr(node, "body", None)
+        if (
+            isinstance(body, list)
+            and body
+            and isinstance(body[0], ast.Expr)
+            and isinstance(body[0].value, ast.Constant)
+            and isinstance(body[0].value.value, str)
+        ):
+            body[0] = ast.Pass()
+    return ast.dump(tree, annotate_fields=False)
+
+
+def _claims_text(claims: pd.DataFrame) -> pd.DataFrame:
+    """``claims`` as read back from its CSV (all strings), without ``date``."""
+    back = pd.read_csv(
+        io.StringIO(claims.to_csv(index=False)), dtype=str, keep_default_na=False
+    )
+    return back.drop(columns=["date"], errors="ignore")
+
+
+def record_claims(claims: pd.DataFrame, folder: Path | str, name: str) -> bool:
+    """Keep ``claims`` as ``folder/<name>.claims.csv`` unless only the date changed.
+
+    The recorded claims are committed (``paper_figures/claims``): a re-run
+    that reproduces every claim, paper value, status, mode and command leaves
+    the file untouched (bytes and mtime), so that ``git status`` shows only
+    real changes.  Any other difference, or a missing or unreadable file,
+    rewrites it atomically (:func:`write_atomic`).
+
+    Parameters
+    ----------
+    claims
+        A claims table (:data:`CLAIM_COLUMNS`), e.g. ``ExperimentResult.claims``.
+    folder
+        The claims folder of the paper (``paper_figures/claims/<key>``).
+    name
+        The figure's name; the file is ``<name>.claims.csv``.
+
+    Returns
+    -------
+    bool
+        True when the file was (re)written, False when it was left as it was.
+    """
+    path = Path(folder) / f"{name}.claims.csv"
+    if path.is_file():
+        try:
+            old = pd.read_csv(path, dtype=str, keep_default_na=False)
+        except (OSError, ValueError):  # unreadable or not a CSV: rewrite it
+            old = None
+        if old is not None:
+            old = old.drop(columns=["date"], errors="ignore")
+            if old.equals(_claims_text(claims)):
+                return False
+    write_atomic(Path(folder), {path.name: lambda f: claims.to_csv(f, index=False)})
+    return True
+
+
+def _code_files(spec: Experiment) -> dict[str, Path]:
+    """Label -> file of every Python file :func:`code_digest` covers."""
+    from .discovery import SPECS_PACKAGE
+
+    files: dict[str, Path] = {}
+    try:
+        mod = importlib.import_module(f"{SPECS_PACKAGE}.{spec.paper}.{spec.name}")
+        if mod.__file__:
+            files[f"spec/{spec.name}.py"] = Path(mod.__file__)
+    except ImportError:  # a spec built elsewhere (tests): its task code counts
+        pass
+    task_mod = importlib.import_module(spec.task.__module__)
+    if task_mod.__file__:
+        files[f"task/{spec.task.__module__}"] = Path(task_mod.__file__)
+    slice_pkg = importlib.import_module(f"optsched.{spec.paper}")
+    for root in slice_pkg.__path__:
+        for f in sorted(Path(root).rglob("*.py")):
+            files[f"slice/{f.relative_to(root)}"] = f
+    models = importlib.import_module("optsched.models")
+    for root in models.__path__:
+        for f in sorted(Path(root).glob(f"{spec.paper}*.py")):
+            files[f"models/{f.name}"] = f
+    here = Path(__file__).parent
+    for name in CORE_MODULES:
+        files[f"core/{name}.py"] = here / f"{name}.py"
+    return files
+
+
+def code_digest(spec: Experiment) -> str:
+    """SHA-256 (first 16 hex digits) of the code that produces ``spec``'s rows and verdicts.
+
+    Covers the spec's module, its task's module, every module of its slice,
+    the slice's models and :data:`CORE_MODULES`, each as a syntax tree
+    without docstrings (a comment or docstring edit keeps the digest).
+    """
+    h = hashlib.sha256()
+    for label, path in sorted(_code_files(spec).items()):
+        h.update(label.encode() + b"\0" + _tree_text(path).encode() + b"\0")
+    return h.hexdigest()[:16]
+
+
+def _commit() -> str:
+    """The short commit of the working tree (``+dirty`` when it has changes), or ``""``."""
+    try:
+        head = subprocess.run(
+            ["git", "rev-parse", "--short", "HEAD"],
+            capture_output=True, text=True, check=True, timeout=10,
+        ).stdout.strip()  # fmt: skip
+        dirty = subprocess.run(
+            ["git", "status", "--porcelain", "--untracked-files=no"],
+            capture_output=True, text=True, check=True, timeout=10,
+        ).stdout.strip()  # fmt: skip
+    except (OSError, subprocess.SubprocessError):
+        return ""
+    return head + ("+dirty" if dirty else "")
+
+
+def _gzip_csv(df: pd.DataFrame) -> bytes:
+    """``df`` as CSV, gzip-compressed with header time 0 (reproducible bytes)."""
+    raw = df.to_csv(index=False).encode()
+    buf = io.BytesIO()
+    with gzip.GzipFile(fileobj=buf, mode="wb", mtime=0, compresslevel=9) as gz:
+        gz.write(raw)
+    return buf.getvalue()
+
+
+def record_run(
+    spec: Experiment,
+    rows: pd.DataFrame,
+    claims: pd.DataFrame,
+    folder: Path | str,
+    *,
+    n_tasks: int | None = None,
+) -> dict[str, Any]:
+    """Keep a full run's claims, rows and provenance in ``folder``.
+
+    The claims file follows :func:`record_claims`
+    (untouched when only the date changed); the rows and the record are
+    always written (atomically, all or none).  Returns the record.
+    """
+    folder = Path(folder)
+    blob = _gzip_csv(rows)
+    load = os.getloadavg() if hasattr(os, "getloadavg") else (float("nan"),) * 3
+    record = {
+        "figure": spec.name,
+        "paper": spec.paper,
+        "commit": _commit(),
+        "date": _dt.datetime.now(_dt.UTC).strftime("%Y-%m-%dT%H:%M:%SZ"),
+        "load_1_5_15": [round(x, 2) for x in load],
+        "cpus": os.cpu_count(),
+        "machine": platform.machine(),
+        "python": platform.python_version(),
+        "tasks": n_tasks,
+        "rows": len(rows),
+        "rows_file": f"{spec.name}.rows.csv.gz",
+        "rows_bytes": len(blob),
+        "code": code_digest(spec),
+    }
+    text = json.dumps(record, indent=1) + "\n"
+    write_atomic(
+        folder,
+        {
+            f"{spec.name}.rows.csv.gz": lambda p: Path(p).write_bytes(blob),
+            f"{spec.name}.record.json": lambda p: Path(p).write_text(text),
+        },
+    )
+    record_claims(claims, folder, spec.name)
+    return record
+
+
+def read_record(folder: Path | str, name: str) -> dict[str, Any] | None:
+    """The record of figure ``name`` in ``folder``, or None when none is kept."""
+    path = Path(folder) / f"{name}.record.json"
+    if not path.is_file():
+        return None
+    data: dict[str, Any] = json.loads(path.read_text())
+    return data
+
+
+def is_stale(spec: Experiment, record: dict[str, Any] | None) -> bool:
+    """Whether a recording (``record``; None: recorded without one) predates the current code."""
+    return record is None or record.get("code") != code_digest(spec)
+
+
+def rederive(spec: Experiment, folder: Path | str) -> pd.DataFrame:
+    """The claims table (claim, paper, ours, status, note) re-derived from the recorded rows.
+
+    Reads ``<name>.rows.csv.gz`` as a run's claims see their rows
+    (:func:`~optsched.core.spec.read_rows`) and evaluates ``spec.claims``
+    with their own functions; nothing of the experiment is recomputed.
+    """
+    rows = read_rows(Path(folder) / f"{spec.name}.rows.csv.gz")
+    out = [
+        {"claim": c.text, "paper": str(c.paper), **c.evaluate(rows)}
+        for c in spec.claims
+    ]
+    return pd.DataFrame(out, columns=["claim", "paper", "ours", "status", "note"])
