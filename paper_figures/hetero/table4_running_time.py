@@ -55,13 +55,14 @@ Verdicts
   machine's threads), HiGHS for the MILP, on a shared 2-core machine.
   The values are printed for reference.
 * The ratios the text derives (JPS vs HAS, growth from ``S = 3`` to 5) are
-  times on one machine divided by each other, so the machine's speed
-  cancels to first order: each within the house 10% of the paper's, with
-  the direction (a ratio above 1) as the trend.  They still depend on the
-  implementation's fixed costs (e.g. our compiled market, threads for
-  HAS).  The MILP's growth is ``not comparable``: the paper's exhaustive
-  search is an enumeration, and a MILP's time does not scale with the
-  number of placements (the enumeration's growth is judged instead).
+  times on one machine divided by each other; the machine's speed cancels
+  to first order, but its load does not: on the shared machine a rerun
+  moved JPS's growth from 2.92x to 0.75x, so a verdict on them would not
+  survive a rerun.  They are ``not comparable`` (``_LOAD``), printed beside
+  the paper's ratio; ``benchmarks/hetero_bench.py`` times the schemes
+  alone.  The MILP's growth is ``not comparable`` for another reason: the
+  paper's exhaustive search is an enumeration, and a MILP's time does not
+  scale with the number of placements.
 
 Sizes
 -----
@@ -85,6 +86,11 @@ _MACHINE = (
     "Python code on a machine it does not name; ours from numba-compiled markets "
     "and HiGHS on a shared 2-core machine"
 )
+_LOAD = (
+    "a ratio of wall times on a shared 2-core machine moves with its load (JPS's "
+    "growth: 2.92x in a full run, 0.75x in a quick run under load), so no verdict "
+    "on it is stable; benchmarks/hetero_bench.py times the schemes alone"
+)
 _MILP = (
     "ours is the MILP (HiGHS), the paper's exhaustive search an enumeration: a "
     "MILP's time does not grow with the number of placements"
@@ -101,7 +107,7 @@ def _ratio_claim(text: str, paper: float, a, b) -> Claim:
         trend=ex.faster,
         fmt="{:.3g}x",
         tolerance="+-10% of the paper's ratio",
-        not_comparable=_MILP if b[2] == "exhaustive_milp" else "",
+        not_comparable=_MILP if b[2] == "exhaustive_milp" else _LOAD,
     )
 
 

@@ -118,3 +118,20 @@ def test_every_recorded_claim_follows_from_its_recorded_rows(
     assert again["claim"].tolist() == kept["claim"].tolist()
     assert again["ours"].tolist() == kept["ours"].tolist()
     assert again["status"].tolist() == kept["status"].tolist()
+
+
+def test_report_puts_the_status_counts_at_the_top(tmp_path: Path) -> None:
+    """The findings file gets one counts block below its first paragraph, kept on re-runs."""
+    from optsched.core.report import COUNTS_BEGIN, REPORT_BEGIN, report
+
+    res = E.run(TOY, out=tmp_path / "out", workers=1, progress=False, echo=False)
+    R.record_run(TOY, res.rows, res.claims, tmp_path / "claims" / "oasis")
+    readme = tmp_path / "README.md"
+    readme.write_text("# Title\n\nIntro.\n\nMore prose.\n")
+    report(tmp_path / "claims", readme)
+    report(tmp_path / "claims", readme)
+    text = readme.read_text()
+    assert text.count(COUNTS_BEGIN) == 1 and text.count(REPORT_BEGIN) == 1
+    assert text.index("Intro.") < text.index(COUNTS_BEGIN) < text.index("More prose.")
+    assert text.index(COUNTS_BEGIN) < text.index(REPORT_BEGIN)
+    assert "| paper |" in text.split(COUNTS_BEGIN, 1)[1].split(REPORT_BEGIN, 1)[0]

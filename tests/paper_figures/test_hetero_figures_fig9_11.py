@@ -386,7 +386,7 @@ def test_table4_running_time(quick_run) -> None:
 
 
 def test_table4_claims(quick_run) -> None:
-    """Table IV's claims: |Psi| reproduced, the paper's ART cells in order, untimed ratios say so."""
+    """Table IV's claims: |Psi| reproduced, the paper's ART cells in order, timing ratios not comparable."""
     claims = _claims(quick_run, "table4_running_time").reset_index()
     assert claims.loc[0, "status"] == "reproduced"
     assert claims.loc[0, "ours"] == "364 / 3,654 / 91 / 1,001"
@@ -395,8 +395,10 @@ def test_table4_claims(quick_run) -> None:
     assert has["ours"].split(" / ")[1] == "-"
     k30 = claims[claims["claim"] == "JPS (N = 60) cuts HAS's ART, K = 30"].iloc[0]
     assert k30["paper"] == "49.15x" and k30["ours"] == "not timed"
-    # an untimed ratio neither holds nor shows a direction
-    assert k30["status"] == "not reproduced"
+    # a ratio of wall times on a shared machine gets no verdict (it moves with load)
+    assert k30["status"] == "not comparable" and "load" in k30["note"]
+    ratios = claims[claims["claim"].str.contains("cuts HAS's ART|ART growth")]
+    assert len(ratios) == 6 and (ratios["status"] == "not comparable").all()
     arts = claims[claims["claim"].str.startswith("ART of ")]
     assert len(arts) == 8 and (arts["status"] == "not comparable").all()
     milp = claims[claims["claim"].str.contains("ours: MILP")].iloc[0]
