@@ -5,7 +5,7 @@ VENV := .venv
 BIN := $(VENV)/bin
 STAMP := $(VENV)/.installed
 
-.PHONY: demo test test-fast lint figures figures-quick figures-report notebooks bench clean
+.PHONY: demo test test-fast lint figures figures-quick figures-report notebooks bench diagnoses clean
 
 $(STAMP): pyproject.toml setup.py
 	test -x $(BIN)/python || $(PYTHON) -m venv $(VENV)
@@ -63,6 +63,15 @@ bench: $(STAMP)
 	$(BIN)/python -m benchmarks.edgecloud_bench
 	$(BIN)/python -m benchmarks.okita_bench
 	$(BIN)/python -m benchmarks.asrpt_bench
+
+# Diagnoses of the papers' headline claims that do not reproduce (ablations,
+# one reading or knob at a time; 15-25 min each on one core; tables in
+# docs/<key>.md, "Diagnosis" sections)
+diagnoses: $(STAMP)
+	$(BIN)/python -m benchmarks.asrpt_ablation
+	$(BIN)/python -m benchmarks.edgecloud_diagnosis
+	$(BIN)/python -m benchmarks.hetero_throughput_sensitivity
+	$(BIN)/python -m benchmarks.okita_cost_reading
 
 clean:
 	rm -rf $(VENV) paper_figures/out .pytest_cache build optsched.egg-info

@@ -15,7 +15,8 @@ capacities ``C_r^k`` over ``K`` resource types, unit bandwidth costs
 * ``delta_i`` (MB per chunk), ``pi_i`` (MB of parameters exchanged between a
   worker and a remote PS per slot),
 * a latency cost ``f_i`` (:class:`LatencyCost`) of one of the three kinds of
-  Sec. V-B, charged on the duration ``t_i - a_i`` (objective (2)).
+  Sec. V-B (or the saturating ``sigmoid`` reading, below), charged on the
+  duration ``t_i - a_i`` (objective (2)).
 
 Site indices are ``0..R-1`` (order of ``sites``); resource indices follow
 ``resources``.  ``q^{rr'}`` is in cost units per MB (Table I); Sec. V-B
@@ -93,6 +94,7 @@ COST_PARAMS: dict[str, tuple[str, ...]] = {
     "exp": ("tau", "rate"),
     "linear": ("tau", "b"),
     "piecewise": ("tau1", "tau2", "c"),
+    "sigmoid": ("tau", "rate", "t0"),
 }
 
 
@@ -103,7 +105,16 @@ class LatencyCost:
     * ``exp`` (the paper's "sigmoid function", the default):
       ``f(d) = tau * exp(rate * d)`` with ``rate = 0.25`` in the paper;
     * ``linear``: ``f(d) = tau * d + b``;
-    * ``piecewise``: ``f(d) = tau1`` if ``d < c``, else ``tau2``.
+    * ``piecewise``: ``f(d) = tau1`` if ``d < c``, else ``tau2``;
+    * ``sigmoid`` (a documented reading, not the default; docs/okita.md,
+      "Diagnosis: the cost reading"): the saturating logistic
+      ``f(d) = tau / (1 + exp(-rate (d - t0)))``.  The paper names its
+      default cost a "Sigmoid Function" but prints ``tau e^{0.25 t}``, which
+      never saturates; this kind reads the name.  Sec. V-B's ``tau`` (the
+      level it saturates at) and ``rate = 0.25`` (the printed exponent: the
+      logistic grows like ``e^{0.25 d}`` well before ``t0``) are kept, and the
+      midpoint ``t0`` (``>= 0``) is a parameter (generator:
+      :data:`SIGMOID_T0`).
 
     Every kind is non-decreasing and non-negative (validated), as objective
     (2) requires.  ``tau`` (:attr:`tau`) is the parameter ``tau_i`` that the
@@ -112,7 +123,7 @@ class LatencyCost:
     Attributes
     ----------
     kind
-        ``"exp"``, ``"linear"`` or ``"piecewise"``.
+        ``"exp"``, ``"linear"``, ``"piecewise"`` or ``"sigmoid"``.
     params
         The kind's parameters in the order of :data:`COST_PARAMS`.
     """
@@ -156,6 +167,11 @@ class LatencyCost:
         """``tau1`` if ``d < c`` else ``tau2``."""
         return cls("piecewise", (tau1, tau2, c))
 
+    @classmethod
+    def sigmoid(cls, tau: float, rate: float = 0.25, t0: float = 4.0) -> LatencyCost:
+        """``tau / (1 + exp(-rate (d - t0)))`` (the saturating reading)."""
+        return cls("sigmoid", (tau, rate, t0))
+
     @property
     def tau(self) -> float:
         """``tau_i`` of Eq. (4): the first parameter (``tau1`` when piecewise)."""
@@ -170,6 +186,9 @@ class LatencyCost:
                 out = p[0] * np.exp(p[1] * d)
         elif self.kind == "linear":
             out = p[0] * d + p[1]
+        elif self.kind == "sigmoid":
+            with np.errstate(over="ignore"):
+                out = p[0] / (1.0 + np.exp(-p[1] * (d - p[2])))
         else:
             out = np.where(d < p[2], float(p[0]), float(p[1]))
         return float(out) if out.ndim == 0 else out
@@ -721,6 +740,12 @@ LINEAR_B = (50.0, 200.0)
 PIECEWISE_TAU2 = (300.0, 400.0)
 PIECEWISE_C = (3, 5)
 EXP_RATE = 0.25
+#: Midpoint ``t0`` of the ``sigmoid`` reading: 4 slots, the middle of the
+#: piecewise cost's segment point ``c`` in [3, 5] -- the only deadline-like
+#: duration Sec. V-B gives, which calls the sigmoid "a mix of the above
+#: functions" (linear and piecewise).  A constant, so a ``sigmoid`` instance
+#: draws exactly what the ``exp`` one of the same seed draws.
+SIGMOID_T0 = 4.0
 COST_KINDS = tuple(COST_PARAMS)
 #: Share of every site's capacity the calibration witness keeps free of
 #: workers (room for the PSs of later arrivals), see ``generate``.
@@ -731,6 +756,8 @@ def _draw_cost(rng: np.random.Generator, kind: str) -> LatencyCost:
     tau = float(rng.uniform(*TAU))
     if kind == "exp":
         return LatencyCost.exp(tau, EXP_RATE)
+    if kind == "sigmoid":  # same draws as exp: only f differs
+        return LatencyCost.sigmoid(tau, EXP_RATE, SIGMOID_T0)
     if kind == "linear":
         return LatencyCost.linear(tau, float(rng.uniform(*LINEAR_B)))
     c = int(rng.integers(PIECEWISE_C[0], PIECEWISE_C[1] + 1))
@@ -785,7 +812,10 @@ def generate(
     MB; ``rho_i / E_i`` in [5, 15]; ``pi_i`` in [30, 575] MB; latency cost
     of kind ``cost`` with ``tau`` in [20, 100] and ``rate = 0.25`` (exp),
     ``b`` in [50, 200] (linear), ``tau2`` in [300, 400] and ``c`` in
-    {3, 4, 5} (piecewise).  Integer quantities are drawn uniformly among
+    {3, 4, 5} (piecewise); the ``sigmoid`` reading draws what ``exp`` draws
+    (``tau`` in [20, 100], ``rate = 0.25``) with ``t0 = SIGMOID_T0``, so its
+    instance equals the ``exp`` instance of the same seed but for ``f``.
+    Integer quantities are drawn uniformly among
     integers, real ones uniformly.
 
     Not given in Sec. V-B: site disk (1000 GB, EC2 GPU instances have EBS
@@ -818,8 +848,8 @@ def generate(
     n_sites, n_jobs, n_slots
         ``R``, ``I``, ``T``.
     cost
-        Latency-cost kind of every job: ``"exp"`` (default), ``"linear"`` or
-        ``"piecewise"``.
+        Latency-cost kind of every job: ``"exp"`` (default), ``"linear"``,
+        ``"piecewise"`` or ``"sigmoid"`` (the saturating reading).
     arrival_window
         Arrivals are uniform in slots ``1..ceil(arrival_window * T)``.
     data_range

@@ -59,7 +59,7 @@ PAPER = Paper(
         "n_sites": (int, 3, "number of sites R"),
         "n_jobs": (int, 3, "number of jobs I"),
         "n_slots": (int, 12, "number of slots T"),
-        "cost": (str, "exp", "latency cost: exp, linear or piecewise"),
+        "cost": (str, "exp", "latency cost: exp, linear, piecewise or sigmoid"),
     },
     mutate=mutate,
     search_space=SEARCH_SPACE,

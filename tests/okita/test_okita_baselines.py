@@ -175,3 +175,28 @@ def test_baselines_with_fractional_chunks_per_worker(seed, factor):
             for _, c in v
         )
         assert cap >= inst.D[i].sum()
+
+
+@pytest.mark.parametrize("seed", range(6))
+def test_every_algorithm_checked_under_the_sigmoid_reading(seed):
+    """Okita and the baselines on sigmoid instances: every schedule through
+    ``p.check`` (T extended to the makespan), Okita's ``min_cost`` is the
+    checker's objective, and each job pays ``tau / (1 + e^{-0.25 (d - 4)})``."""
+    import optsched
+    from optsched.okita import okita
+
+    p = optsched.get_paper("okita")
+    inst = generate(seed, n_sites=3, n_jobs=5, n_slots=30, cost="sigmoid")
+    for alg in (okita, *BASELINES):
+        sched = alg(inst)
+        done = dataclasses.replace(
+            inst, n_slots=max(inst.n_slots, sched.meta["makespan"])
+        )
+        ev = _checked(inst, sched)
+        if sched.meta["ps_every_slot"]:
+            assert p.check(done, sched).objective == pytest.approx(ev.objective)
+        tau = np.array([j.cost.tau for j in inst.jobs])
+        want = tau / (1.0 + np.exp(-0.25 * (ev.duration - 4.0)))
+        assert ev.latency == pytest.approx(want)
+        if alg is okita:
+            assert ev.objective == pytest.approx(sched.meta["min_cost"])

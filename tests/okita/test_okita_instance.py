@@ -206,7 +206,7 @@ def test_generator_rejects_too_short_horizon():
     with pytest.raises(InvalidInstanceError, match="n_slots"):
         generate(seed=0, n_sites=50, n_jobs=100, n_slots=20, max_redraws=3)
     with pytest.raises(InvalidInstanceError, match="cost"):
-        generate(seed=0, cost="sigmoid")
+        generate(seed=0, cost="cubic")
 
 
 def test_job_is_frozen():
@@ -215,3 +215,63 @@ def test_job_is_frozen():
     assert isinstance(job, Job)
     with pytest.raises(dataclasses.FrozenInstanceError):
         job.rho = 3.0
+
+
+# ------------------------------------------- the saturating sigmoid reading
+def test_sigmoid_cost_by_hand():
+    """``tau / (1 + e^{-rate (d - t0)})``: half of ``tau`` at ``t0``, saturates at ``tau``."""
+    f = LatencyCost.sigmoid(20.0)  # rate 0.25, t0 4 (the generator's constants)
+    assert f.params == (20.0, 0.25, 4.0) and f.tau == 20.0
+    assert f(4) == pytest.approx(10.0)
+    assert f(0) == pytest.approx(20.0 / (1.0 + math.e))  # e^{-0.25 (0 - 4)} = e
+    assert f(8) == pytest.approx(20.0 / (1.0 + 1.0 / math.e))
+    assert f(4 + 4 * math.log(3.0)) == pytest.approx(15.0)  # e^{-ln 3} = 1/3
+    d = np.arange(0, 200)
+    v = f(d)
+    assert np.all(np.diff(v) >= 0) and np.all(v <= 20.0)
+    assert v[-1] == pytest.approx(20.0)
+    with np.errstate(all="raise"):  # no overflow warning far below t0
+        assert f(-1e6) == 0.0
+    g = LatencyCost.sigmoid(50.0, 1.0, 2.0)
+    assert g(np.array([1.0, 2.0, 3.0])) == pytest.approx(
+        [50.0 / (1.0 + math.e), 25.0, 50.0 / (1.0 + 1.0 / math.e)]
+    )
+
+
+@pytest.mark.parametrize(
+    ("params", "field"),
+    [((10.0, 0.25), "cost.params"), ((10.0, -0.25, 4.0), "cost.rate"),
+     ((10.0, 0.25, -1.0), "cost.t0"), ((-1.0, 0.25, 4.0), "cost.tau")],
+)  # fmt: skip
+def test_sigmoid_cost_validation(params, field):
+    """Negative parameters would make ``f`` decreasing or negative: refused by name."""
+    with pytest.raises(InvalidInstanceError, match=field):
+        LatencyCost("sigmoid", params)
+
+
+def test_sigmoid_json_round_trip_and_strict_fields():
+    """The sigmoid kind round-trips; its JSON has exactly tau, rate, t0."""
+    inst = generate(seed=3, n_sites=4, n_jobs=6, n_slots=60, cost="sigmoid")
+    text = inst.to_json()
+    assert OkitaInstance.from_json(text) == inst
+    d = json.loads(text)
+    assert set(d["jobs"][0]["cost"]) == {"kind", "tau", "rate", "t0"}
+    d["jobs"][0]["cost"]["b"] = 1.0
+    with pytest.raises(InvalidInstanceError, match=r"jobs\[0\].cost.*'b'"):
+        OkitaInstance.from_dict(d)
+
+
+@pytest.mark.parametrize("seed", range(6))
+def test_sigmoid_instance_is_the_exp_instance_but_for_f(seed):
+    """Same draws as ``exp`` (tau, then everything else): only ``f`` differs, so
+    an exp-vs-sigmoid comparison changes one component.  Existing kinds keep
+    their draws (the regression hashes in tests/okita/data)."""
+    size = {"n_sites": 5, "n_jobs": 12, "n_slots": 60}
+    e = generate(seed, cost="exp", **size)
+    s = generate(seed, cost="sigmoid", **size)
+    assert s.meta["redraws"] == e.meta["redraws"]
+    assert s.sites == e.sites and s.bandwidth_cost == e.bandwidth_cost
+    for je, js in zip(e.jobs, s.jobs, strict=True):
+        assert dataclasses.replace(js, cost=je.cost) == je
+        assert js.cost == LatencyCost.sigmoid(je.cost.tau, 0.25, 4.0)
+        assert 20.0 <= js.cost.tau <= 100.0

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import dataclasses
 import functools
 import itertools
 import math
@@ -344,3 +345,73 @@ def test_start_values_rejects_excess_workers():
     sched = OkitaSchedule.build([(0, 1, 0, 3)], [(0, 1, 0)], [(0, 1, 0, 0, 2)])
     with pytest.raises(ValueError, match="Ybar"):
         start_values(model, inst, sched)
+
+
+# --------------------------------------------------------------------------
+# the saturating sigmoid reading (docs/okita.md, "Diagnosis: the cost reading")
+# --------------------------------------------------------------------------
+def tiny_sigmoid(seed: int) -> OkitaInstance:
+    """``tiny(seed)`` with every cost ``sigmoid(10 tau, 1, 1)``: on ``T`` 2-4
+    a steep logistic centred at one slot, large enough to trade against the
+    bandwidth cost (the generator's 0.25 / 4 would be nearly linear here)."""
+    inst = tiny(seed)
+    jobs = tuple(
+        dataclasses.replace(j, cost=LatencyCost.sigmoid(10.0 * j.cost.tau, 1.0, 1.0))
+        for j in inst.jobs
+    )
+    return dataclasses.replace(inst, jobs=jobs)
+
+
+def _brute(inst: OkitaInstance) -> float:
+    """Enumeration minimum of ``inst`` (as :func:`brute_force`, any costs)."""
+    per_job = [_plans(inst, i) for i in range(inst.n_jobs)]
+    cap = inst.capacity[None] + 1e-9
+    if inst.n_jobs == 1:
+        return min((c for c, _, _ in per_job[0]), default=math.inf)
+    best = math.inf
+    for c0, u0, _ in per_job[0]:
+        for c1, u1, _ in per_job[1]:
+            if (u0 + u1 <= cap).all():
+                best = min(best, c0 + c1)
+    return best
+
+
+@pytest.mark.parametrize("seed", range(0, 40, 3))
+def test_sigmoid_milp_equals_brute_force_and_checker(seed):
+    """The MILP's latency term and the checker use the same ``f``: on tiny
+    sigmoid instances the optimum equals the enumeration's minimum, and the
+    model's objective (its proven bound at zero gap) equals the checker's."""
+    inst = tiny_sigmoid(seed)
+    value = _brute(inst)
+    res = solve_offline(inst, time_limit=30.0, threads=1)
+    if not math.isfinite(value):
+        assert res.status == "infeasible"
+        return
+    assert res.status == "optimal"
+    assert res.objective == pytest.approx(value, rel=REL, abs=1e-6)
+    assert res.bound == pytest.approx(value, rel=1e-5, abs=1e-5)
+    ev = check(inst, res.schedule)
+    assert ev.objective == pytest.approx(res.objective)
+    assert ev.latency.tolist() == pytest.approx(
+        [j.cost(d) for j, d in zip(inst.jobs, ev.duration, strict=True)]
+    )
+
+
+@pytest.mark.parametrize("seed", [0, 1, 2])
+def test_sigmoid_generated_model_objective_is_the_checkers(seed):
+    """Generated sigmoid instances: the model's objective at the extracted optimum
+    (evaluated in Pyomo) equals the checker's, and start values from
+    ``local_first`` reproduce the checker's objective in the model."""
+    inst = generate(seed, 3, 4, 12, cost="sigmoid")
+    res = solve_offline(inst, time_limit=30.0, threads=1)
+    assert res.status == "optimal"
+    ev = check(inst, res.schedule)
+    assert ev.objective == pytest.approx(res.objective)
+    assert res.bound == pytest.approx(res.objective, rel=1e-6)
+    model = build_model(inst)
+    got = _assert_feasible_point(model, start_values(model, inst, res.schedule))
+    assert got == pytest.approx(ev.objective, rel=1e-9)
+    witness = local_first(inst)
+    got = _assert_feasible_point(model, start_values(model, inst, witness))
+    assert got == pytest.approx(check(inst, witness).objective, rel=1e-9)
+    assert res.objective <= check(inst, witness).objective + 1e-9

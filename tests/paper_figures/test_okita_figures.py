@@ -240,3 +240,57 @@ def test_quick_runs_give_a_status_of_the_vocabulary(quick_run, name):
     assert (claims["status"] == "no claim").tolist() == (
         claims["paper"] == "-"
     ).tolist()
+
+
+# ------------------------------------------------ Fig. 14: the sigmoid reading
+def test_fig14_sigmoid_part_keeps_the_printed_tasks_and_claims():
+    """The sigmoid rows are extra tasks after the original ones; the original
+    claims see only exp / linear / piecewise rows, the reading claims only
+    sigmoid / linear / piecewise (hand table)."""
+    from optsched.figures.okita.fig14_cost_functions import SPEC
+
+    from optsched.core.spec import expand
+
+    old = expand({**ex.SIM, "cost": ["exp", "linear", "piecewise"], "seed": [0, 1, 2]})
+    tasks = SPEC.tasks()
+    assert tasks[: len(old)] == old and len(tasks) == len(old) + 3
+    assert [t["cost"] for t in tasks[len(old) :]] == ["sigmoid"] * 3
+    assert all(t["cost"] == "sigmoid" for t in SPEC.tasks(True)[3:])
+    # one seed per cost; (okita, fifo, drf) totals
+    tot = {
+        "exp": (10.0, 20.0, 40.0),  # best benchmark FIFO: 1 - 10/20 = 0.5
+        "linear": (20.0, 40.0, 50.0),  # 1 - 20/40 = 0.5
+        "piecewise": (10.0, 40.0, 25.0),  # best DRF: 1 - 10/25 = 0.6
+        "sigmoid": (12.0, 16.0, 20.0),  # best FIFO: 1 - 12/16 = 0.25
+    }
+    df = pd.DataFrame(
+        [
+            {"cost": c, "seed": 0, "scheme": s, "total": v[k], "past_T": False,
+             "ps_gaps": 0}
+            for c, v in tot.items()
+            for k, s in enumerate(("okita", "fifo", "drf"))
+        ]
+    )  # fmt: skip
+    without = df[df["cost"] != "sigmoid"]
+    n_old = 6
+    for c in SPEC.claims[:n_old]:
+        assert c.evaluate(df) == c.evaluate(without), c.text
+        assert not c.reading
+    got = {c.text: c.evaluate(df) for c in SPEC.claims[n_old:]}
+    assert all(c.reading.startswith("sigmoid") for c in SPEC.claims[n_old:])
+    lowest, diff, arg, band, per, late = got.values()
+    assert lowest["ours"] == "all 3 of 3" and lowest["status"] == "reading"
+    # linear 0.5 - sigmoid 0.25 = +25.0%
+    assert diff["ours"] == "+25.0%" and diff["status"] == "reading"
+    assert arg["ours"] == "piecewise" and arg["status"] == "reading"
+    # sigmoid point: FIFO 1 - 12/16 = 25%, DRF 1 - 12/20 = 40%: inside 20%-65%
+    assert band["ours"] == "FIFO 25%, DRF 40%" and band["status"] == "reading"
+    assert per["ours"] == "linear 50%, piecewise 60%, sigmoid 25%"
+    assert per["status"] == late["status"] == "no claim"
+    # Okita at 4 under sigmoid: FIFO 1 - 4/16 = 75%, DRF 1 - 4/20 = 80%
+    big = df.copy()
+    big.loc[(big["cost"] == "sigmoid") & (big["scheme"] == "okita"), "total"] = 4.0
+    _, diff, arg, band, _, _ = (c.evaluate(big) for c in SPEC.claims[n_old:])
+    assert diff["ours"] == "-25.0%" and diff["status"] == "not reproduced"
+    assert arg["ours"] == "sigmoid" and arg["status"] == "not reproduced"
+    assert band["ours"] == "FIFO 75%, DRF 80%" and band["status"] == "trend only"
