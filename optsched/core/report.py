@@ -106,7 +106,7 @@ def report(claims_dir: Path | str, readme: Path | str | None = None) -> str:
             lines.append(
                 f"| {_md(r.figure)} ({_md(r.ref)}) | {_md(r.claim)} | {_md(r.paper)} "
                 f"| {_md(r.ours)} | {_md(_shown(r.status, r.recorded))} | {_md(r.note)} "
-                f"| {_md(r.mode)}, {_md(r.date)} | `{_md(r.command)}` |"
+                f"| {_md(r.mode)}, {_md(r.date)}{_proven(r.proven)} | `{_md(r.command)}` |"
             )
     lines += ["", REPORT_END]
     block = "\n".join(lines)
@@ -130,10 +130,23 @@ def _with_freshness(path: Path, all_specs: dict[str, Any]) -> pd.DataFrame:
         df.insert(list(df.columns).index("status") + 1, "note", "")
     df["recorded"] = df["status"]
     name = path.name.removesuffix(".claims.csv")
+    df["proven"] = proven_text(path.parent / f"{name}.rows.csv.gz")
     spec = all_specs.get(name)
     if spec is None or is_stale(spec, read_record(path.parent, name)):
         df["status"] = "stale"
     return df
+
+
+def proven_text(rows_file: Path) -> str:
+    """``"optimum proven in k / n rows"`` of a recorded run whose rows carry
+    ``opt_status`` (time-limited solves), else ``""``."""
+    if not rows_file.is_file():
+        return ""
+    rows = pd.read_csv(rows_file)
+    if "opt_status" not in rows.columns:
+        return ""
+    status = rows["opt_status"].dropna()
+    return f"optimum proven in {int((status == 'optimal').sum())} / {len(status)} rows"
 
 
 def _shown(status: Any, recorded: Any) -> str:
@@ -141,6 +154,11 @@ def _shown(status: Any, recorded: Any) -> str:
     if status == "stale" and isinstance(recorded, str) and recorded:
         return f"stale (recorded: {recorded})"
     return str(status)
+
+
+def _proven(text: Any) -> str:
+    """``"; optimum proven in k / n rows"`` for the run column, or ``""``."""
+    return f"; {_md(text)}" if isinstance(text, str) and text else ""
 
 
 def status_counts(claims: pd.DataFrame) -> list[str]:

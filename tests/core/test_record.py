@@ -135,3 +135,15 @@ def test_report_puts_the_status_counts_at_the_top(tmp_path: Path) -> None:
     assert text.index("Intro.") < text.index(COUNTS_BEGIN) < text.index("More prose.")
     assert text.index(COUNTS_BEGIN) < text.index(REPORT_BEGIN)
     assert "| paper |" in text.split(COUNTS_BEGIN, 1)[1].split(REPORT_BEGIN, 1)[0]
+
+
+def test_report_states_how_many_optima_were_proven(tmp_path: Path) -> None:
+    """A recorded run whose rows carry opt_status shows the proven count; others show nothing."""
+    from optsched.core.report import proven_text
+
+    rows = pd.DataFrame({"opt_status": ["optimal", "time_limit", "optimal", None]})
+    rows.to_csv(tmp_path / "a.rows.csv.gz", index=False)
+    assert proven_text(tmp_path / "a.rows.csv.gz") == "optimum proven in 2 / 3 rows"
+    pd.DataFrame({"x": [1]}).to_csv(tmp_path / "b.rows.csv.gz", index=False)
+    assert proven_text(tmp_path / "b.rows.csv.gz") == ""
+    assert proven_text(tmp_path / "missing.rows.csv.gz") == ""
