@@ -72,6 +72,7 @@ diagnoses: $(STAMP)
 	$(BIN)/python -m benchmarks.edgecloud_diagnosis
 	$(BIN)/python -m benchmarks.hetero_throughput_sensitivity
 	$(BIN)/python -m benchmarks.okita_cost_reading
+	$(BIN)/python -m benchmarks.oasis_fig3_diagnosis
 
 clean:
 	rm -rf $(VENV) paper_figures/out .pytest_cache build optsched.egg-info
