@@ -25,7 +25,8 @@ the regimes in which the virtual order of A~_1 can matter.  Sections
     cost most, switched together).
 ``regimes``
     A-SRPT, SPWF, SPWF on the fewest servers, ``asrpt_consolidate`` and
-    A-SRPT ordered by workload, per load (``load``), per burst (``burst``:
+    A-SRPT ordered by workload (and, at burst 1, SPJF and the three WCS
+    baselines), per load (``load``), per burst (``burst``:
     arrivals rounded down to multiples of ``burst`` slots, the same jobs in
     batches) and per cluster size (``servers``: the same jobs per GPU as
     the paper, 18.75); ``kendall_tau`` is Kendall's tau between A~_1's
@@ -43,7 +44,9 @@ SPWF's on the same instance.  The CSV goes to
 ``benchmarks/data/asrpt_ablation.csv`` (``--out``), atomically.  One
 process; the default (37,500 jobs) takes about 10 minutes on one core.
 
-Run: ``python -m benchmarks.asrpt_ablation [--quick] [--jobs 150000] [--out F]``.
+Run: ``python -m benchmarks.asrpt_ablation [--quick] [--jobs 150000] [--out F]
+[--sections regimes,fig8]`` (``--sections``: run only those sections and
+replace their rows in the CSV at ``--out``, keeping the others).
 """
 
 from __future__ import annotations
@@ -108,6 +111,9 @@ LADDER: list[tuple[str, str, dict[str, Any]]] = [
 ]  # fmt: skip
 
 REGIME_SCHEMES = ("asrpt", "spwf", "spwf_fewest", "asrpt_consolidate", "asrpt_workload")
+# the other baselines, on the unbatched instance of each load only
+REGIME_EXTRA = ("spjf", "wcs_duration", "wcs_workload", "wcs_subtime")
+SECTIONS = ("schemes", "ladder", "regimes", "fig8")
 
 
 def kendall(inst: AsrptInstance) -> float:
@@ -237,7 +243,7 @@ def section_regimes(
             _base(inst, section="regimes", config=config, component="regime",
                   value=config, scheme=s, load=load, burst=b, kendall_tau=tau)
             | measure(inst, _runner(s))
-            for s in REGIME_SCHEMES
+            for s in REGIME_SCHEMES + (REGIME_EXTRA if b == 1 and "load" in config else ())
         ]  # fmt: skip
         spwf = next(r["objective"] for r in got if r["scheme"] == "spwf")
         rows += _ratio(got, spwf)
@@ -272,14 +278,64 @@ def section_fig8(n_jobs: int = 100) -> list[dict[str, Any]]:
 
 
 def main(
-    out: Path = OUT, quick: bool = False, n_jobs: int | None = None
+    out: Path = OUT,
+    quick: bool = False,
+    n_jobs: int | None = None,
+    sections: tuple[str, ...] = SECTIONS,
 ) -> pd.DataFrame:
-    """Run every section and write the CSV (module docstring)."""
+    """Run ``sections`` and write the CSV (module docstring).
+
+    With fewer than all sections, the rows of the other sections are kept
+    from the CSV already at ``out`` (which must exist).
+    """
+    bad = sorted(set(sections) - set(SECTIONS))
+    if bad or not sections:
+        raise ValueError(f"sections: one or more of {SECTIONS}, got {bad or sections}")
+    kept = pd.DataFrame(columns=COLUMNS)
+    if set(sections) != set(SECTIONS):
+        if not out.exists():
+            raise FileNotFoundError(f"--sections needs the CSV to update: {out}")
+        kept = pd.read_csv(out)
+        kept = kept[~kept["section"].isin(sections)]
     size = dict(QUICK if quick else PAPER)
     if n_jobs is not None:
         size["n_jobs"] = n_jobs
     gen = {**size, **GEN}
     t0 = time.perf_counter()
+    rows: list[dict[str, Any]] = []
+    if "schemes" in sections or "ladder" in sections:
+        rows += _main_instance(size, gen, quick, sections, t0)
+    if "regimes" in sections:
+        rows += section_regimes(
+            size,
+            loads=[0.5, 0.9] if quick else [0.3, 0.6, 0.9],
+            bursts=[1, 20] if quick else [1, 20, 100],
+            servers=[2] if quick else [2, 16, 64],
+        )
+    if "fig8" in sections:
+        rows += section_fig8(60 if quick else 100)
+    print(f"  total: {time.perf_counter() - t0:.0f} s", flush=True)
+    new = pd.DataFrame(rows, columns=COLUMNS)
+    df = new if kept.empty else pd.concat([kept, new], ignore_index=True)
+    order = {s: k for k, s in enumerate(SECTIONS)}
+    df = df.sort_values("section", key=lambda c: c.map(order), kind="stable")
+    df = df.reset_index(drop=True)
+    out.parent.mkdir(parents=True, exist_ok=True)
+    write_atomic(out.parent, {out.name: lambda f: df.to_csv(f, index=False)})
+    show = df[["section", "config", "component", "value", "scheme", "objective",
+               "ratio_spwf", "kendall_tau", "split_jobs", "runtime_s"]]  # fmt: skip
+    print_table(show.assign(config=show["config"].str.slice(0, 28)))
+    return df
+
+
+def _main_instance(
+    size: dict[str, Any],
+    gen: dict[str, Any],
+    quick: bool,
+    sections: tuple[str, ...],
+    t0: float,
+) -> list[dict[str, Any]]:
+    """The ``schemes`` section (always: the ladder needs SPWF) and the ladder."""
     inst = optsched.asrpt.generate(0, **gen)
     config = (
         f"{size['n_jobs']} jobs, {size['n_servers']} x {size['gpus_per_server']}"
@@ -293,34 +349,28 @@ def main(
         r["kendall_tau"] = kendall(inst) if r is rows[0] else rows[0]["kendall_tau"]
     spwf = next(r["objective"] for r in rows if r["scheme"] == "spwf")
     print(f"  schemes: {time.perf_counter() - t0:.0f} s", flush=True)
-    rows += section_ladder(inst, config, spwf, gen)
+    ladder = section_ladder(inst, config, spwf, gen)
     print(f"  ladder: {time.perf_counter() - t0:.0f} s", flush=True)
-    rows += section_regimes(
-        size,
-        loads=[0.5, 0.9] if quick else [0.3, 0.6, 0.9],
-        bursts=[1, 20] if quick else [1, 20, 100],
-        servers=[2] if quick else [2, 16, 64],
+    return (rows if "schemes" in sections else []) + (
+        ladder if "ladder" in sections else []
     )
-    rows += section_fig8(60 if quick else 100)
-    print(f"  total: {time.perf_counter() - t0:.0f} s", flush=True)
-    df = pd.DataFrame(rows, columns=COLUMNS)
-    out.parent.mkdir(parents=True, exist_ok=True)
-    write_atomic(out.parent, {out.name: lambda f: df.to_csv(f, index=False)})
-    show = df[["section", "config", "component", "value", "scheme", "objective",
-               "ratio_spwf", "kendall_tau", "split_jobs", "runtime_s"]]  # fmt: skip
-    print_table(show.assign(config=show["config"].str.slice(0, 28)))
-    return df
 
 
 def cli() -> None:
-    """``python -m benchmarks.asrpt_ablation [--quick] [--jobs N] [--out F]``."""
+    """``python -m benchmarks.asrpt_ablation [--quick] [--jobs N] [--out F] [--sections S]``."""
     ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     ap.add_argument("--quick", action="store_true", help="small instance (a test)")
     ap.add_argument("--jobs", type=int, default=None,
                     help="jobs of the main instance (default 37,500; 150,000)")  # fmt: skip
     ap.add_argument("--out", type=Path, default=OUT)
+    ap.add_argument("--sections", default=",".join(SECTIONS),
+                    help=f"comma-separated subset of {','.join(SECTIONS)}; the "
+                    "other sections' rows are kept from --out")  # fmt: skip
     a = ap.parse_args()
-    main(a.out, a.quick, a.jobs)
+    try:
+        main(a.out, a.quick, a.jobs, tuple(filter(None, a.sections.split(","))))
+    except (ValueError, FileNotFoundError) as e:
+        ap.error(str(e))
 
 
 if __name__ == "__main__":

@@ -49,6 +49,23 @@ def test_quick_run_writes_checked_rows(tmp_path):
     assert {"gate", "order", "wait", "servers", "backfill", "predictor"} <= set(
         lad["component"]
     )
+    # every baseline on the unbatched instance of each load, not on the batches
+    reg = back[back["section"] == "regimes"]
+    for config, d in reg.groupby("config"):
+        extra = set(asrpt_ablation.REGIME_EXTRA) <= set(d["scheme"])
+        assert extra == (config.startswith("load") and config.endswith("burst 1"))
+    # --sections: only fig8 rerun; the other sections' rows are kept as they were
+    again = asrpt_ablation.main(out, quick=True, sections=("fig8",))
+    pd.testing.assert_frame_equal(
+        again[again["section"] != "fig8"].drop(columns="runtime_s"),
+        back[back["section"] != "fig8"].drop(columns="runtime_s"),
+        check_dtype=False,
+    )
+    assert list(again["section"].unique()) == list(asrpt_ablation.SECTIONS)
+    with pytest.raises(ValueError, match="sections"):
+        asrpt_ablation.main(out, quick=True, sections=("nope",))
+    with pytest.raises(FileNotFoundError):
+        asrpt_ablation.main(tmp_path / "none.csv", quick=True, sections=("fig8",))
 
 
 def test_select_fewest_by_hand():

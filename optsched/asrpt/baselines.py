@@ -26,6 +26,7 @@ no parameters (``params``: :class:`~optsched.core.params.NoParams`);
 from __future__ import annotations
 
 import heapq
+from collections.abc import Callable
 
 import numpy as np
 
@@ -35,14 +36,35 @@ from .instance import AsrptInstance
 from .schedule import AsrptSchedule
 from .sim import ClusterState
 
+Placement = Callable[[ClusterState, int], tuple[list[int], np.ndarray, float]]
+
+
+def _most(cl: ClusterState, i: int) -> tuple[list[int], np.ndarray, float]:
+    return cl.plan(i, most=True)
+
 
 def _run(
-    inst: AsrptInstance, key: np.ndarray, *, strict: bool, name: str, seed: int
+    inst: AsrptInstance,
+    key: np.ndarray,
+    *,
+    strict: bool,
+    name: str,
+    seed: int,
+    cluster: ClusterState | None = None,
+    place: Placement = _most,
 ) -> AsrptSchedule:
+    """The baselines' loop: start waiting jobs in ``key`` order (ties: arrival,
+    then index); ``strict``: the first waiting job that does not fit blocks
+    the ones behind it, else every job that fits starts (work-conserving).
+
+    ``place(cluster, i)`` gives job ``i``'s servers, GPU mapping and ``alpha``
+    (default: the servers with the most available GPUs, Heavy-Edge mapping);
+    :mod:`optsched.asrpt.variants` passes its own rule and cluster state.
+    """
     n = inst.n_jobs
     gpus = inst.gpus
     buckets: dict[int, list[tuple[float, int, int]]] = {}  # g -> heap
-    cl = ClusterState(inst, seed)
+    cl = ClusterState(inst, seed) if cluster is None else cluster
     k, t, placed = 0, 0, 0
     while placed < n:
         cl.release(t)
@@ -66,7 +88,7 @@ def _run(
                     break
                 (_, _, i), g = min(fits)
             heapq.heappop(buckets[g])
-            servers, x, a = cl.plan(i, most=True)
+            servers, x, a = place(cl, i)
             cl.begin(i, t, servers, x, a)
             placed += 1
         if placed == n:

@@ -57,11 +57,13 @@ import heapq
 import math
 from collections.abc import Sequence
 from dataclasses import dataclass, replace
+from typing import cast
 
 import numpy as np
 
 from optsched.core.params import NoParams, resolve
 
+from .baselines import _run
 from .heavy_edge import heavy_edge
 from .instance import AsrptInstance
 from .online import COMM_HEAVY, TAU, virtual_durations
@@ -322,8 +324,9 @@ def baseline_variant(
 ) -> AsrptSchedule:
     """A baseline of Sec. V-A-1-d with the server rule of ``params``.
 
-    The loop is :func:`optsched.asrpt.baselines._run`'s (ties: arrival, then
-    index); only the servers a job's GPUs come from change.
+    The loop is :func:`optsched.asrpt.baselines._run` (ties: arrival, then
+    index) with the server rule passed in; only the servers a job's GPUs come
+    from change.
     """
     p = resolve(params, BaselineParams, "baseline_variant")
     dur = inst.predicted * inst.alpha_min_est
@@ -332,36 +335,6 @@ def baseline_variant(
         "workload": inst.gpus * dur,
         "subtime": inst.arrival.astype(float),
     }[p.priority]
-    n, gpus = inst.n_jobs, inst.gpus
-    buckets: dict[int, list[tuple[float, int, int]]] = {}
-    cl = _State(inst, seed)
-    k, t, placed = 0, 0, 0
-    while placed < n:
-        cl.release(t)
-        while k < n and inst.jobs[k].arrival <= t:
-            heapq.heappush(
-                buckets.setdefault(int(gpus[k]), []),
-                (float(key[k]), inst.jobs[k].arrival, k),
-            )
-            k += 1
-        while True:
-            heads = [(h[0], g) for g, h in buckets.items() if h]
-            if p.strict and heads:
-                heads = [min(heads)]  # the head blocks
-            fits = [hg for hg in heads if hg[1] <= cl.n_free]
-            if not fits:
-                break
-            (_, _, i), g = min(fits)
-            heapq.heappop(buckets[g])
-            servers, x, a = cl.plan_rule(i, p.servers)
-            cl.begin(i, t, servers, x, a)
-            placed += 1
-        if placed == n:
-            break
-        nxt = cl.next_release()
-        if k < n:
-            nxt = min(nxt, inst.jobs[k].arrival)
-        t = int(nxt)
     name = {
         ("duration", True): "spjf",
         ("workload", True): "spwf",
@@ -370,7 +343,15 @@ def baseline_variant(
         ("subtime", False): "wcs_subtime",
         ("subtime", True): "fifo",
     }[(p.priority, p.strict)]
-    return cl.schedule(algorithm=f"{name}_{p.servers}")
+    return _run(
+        inst,
+        key,
+        strict=p.strict,
+        name=f"{name}_{p.servers}",
+        seed=seed,
+        cluster=_State(inst, seed),
+        place=lambda cl, i: cast(_State, cl).plan_rule(i, p.servers),
+    )
 
 
 def _named(priority: str, strict: bool, name: str, doc: str):

@@ -17,6 +17,11 @@ figure's spec or task code, its slice (``optsched/<key>``, ``models/<key>*``)
 or the core code that computes rows and verdicts changed since the
 recording.  Comments, docstrings and formatting do not count (the digest is
 taken over the syntax trees without docstrings).
+
+:func:`interval_verdicts` tells which verdicts rest on unproven optima: it
+evaluates the claims again with every unproven optimum moved to each end of
+its certified interval (:func:`interval_ends`); a claim whose status
+changes at either end is flagged in the findings table.
 """
 
 from __future__ import annotations
@@ -47,6 +52,8 @@ __all__ = [
     "read_record",
     "record_run",
     "rederive",
+    "interval_ends",
+    "interval_verdicts",
 ]
 
 #: Core modules whose code computes a figure's rows or its verdicts.
@@ -261,3 +268,72 @@ def rederive(spec: Experiment, folder: Path | str) -> pd.DataFrame:
         for c in spec.claims
     ]
     return pd.DataFrame(out, columns=["claim", "paper", "ours", "status", "note"])
+
+
+def interval_ends(rows: pd.DataFrame) -> dict[str, pd.DataFrame] | None:
+    """The rows with every unproven optimum at one end of its certified interval.
+
+    A row's optimum is unproven when its ``opt_status`` is not ``optimal``
+    but it has an incumbent (``opt_objective``); the true optimum lies
+    between the incumbent and ``opt_bound``, and its ratio between
+    ``ratio_lo`` (optimum = incumbent) and ``ratio_hi`` (optimum = bound),
+    in either sense (:func:`optsched.core.ratio.ratio_bounds`).  Returns
+    ``{"incumbent": rows, "bound": rows}`` with, on the unproven rows only,
+    ``ratio``, ``ratio_lo`` and ``ratio_hi`` all set to the ratio at that end
+    and (at ``"bound"``) ``opt_objective`` set to ``opt_bound``; every other
+    column, ``opt_status`` included, is unchanged.  None when the rows carry
+    no ``opt_status`` or every optimum is proven.  Columns a task derived
+    from the optimum (e.g. a normalised value) are not moved.
+    """
+    if "opt_status" not in rows.columns or "opt_objective" not in rows.columns:
+        return None
+    unproven = (
+        rows["opt_status"].notna()
+        & (rows["opt_status"] != "optimal")
+        & pd.to_numeric(rows["opt_objective"], errors="coerce").notna()
+    )
+    if not unproven.any():
+        return None
+    ends = {}
+    for end, col in (("incumbent", "ratio_lo"), ("bound", "ratio_hi")):
+        moved = rows.copy()
+        if col in moved.columns:
+            value = moved.loc[unproven, col]
+            for c in ("ratio", "ratio_lo", "ratio_hi"):
+                moved.loc[unproven, c] = value
+        if end == "bound" and "opt_bound" in moved.columns:
+            moved.loc[unproven, "opt_objective"] = moved.loc[unproven, "opt_bound"]
+        ends[end] = moved
+    return ends
+
+
+def interval_verdicts(spec: Experiment, folder: Path | str) -> pd.DataFrame | None:
+    """Each claim's status on the recorded rows and at both interval ends.
+
+    Columns ``claim``, ``status`` (on the rows as recorded), ``at_incumbent``
+    and ``at_bound`` (:func:`interval_ends`) and ``rests`` (True when either
+    end gives another status: the verdict rests on unproven optima).  None
+    when the record has no rows file or its rows have no unproven optimum.
+    """
+    path = Path(folder) / f"{spec.name}.rows.csv.gz"
+    if not path.is_file():
+        return None
+    rows = read_rows(path)
+    ends = interval_ends(rows)
+    if ends is None:
+        return None
+    out: list[dict[str, Any]] = []
+    for c in spec.claims:
+        got: dict[str, Any] = {
+            "claim": c.text,
+            "status": c.evaluate(rows)["status"],
+            "at_incumbent": c.evaluate(ends["incumbent"])["status"],
+            "at_bound": c.evaluate(ends["bound"])["status"],
+        }
+        got["rests"] = got["status"] != got["at_incumbent"] or (
+            got["status"] != got["at_bound"]
+        )
+        out.append(got)
+    return pd.DataFrame(
+        out, columns=["claim", "status", "at_incumbent", "at_bound", "rests"]
+    )

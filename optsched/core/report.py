@@ -20,7 +20,12 @@ import pandas as pd
 
 from .base import write_atomic
 from .discovery import specs
-from .record import is_stale, read_record, record_claims  # noqa: F401  (record_claims: re-exported)
+from .record import (  # noqa: F401  (record_claims: re-exported)
+    interval_verdicts,
+    is_stale,
+    read_record,
+    record_claims,
+)
 from .runner import command
 from .spec import CLAIM_COLUMNS, STATUSES
 
@@ -82,12 +87,14 @@ def report(claims_dir: Path | str, readme: Path | str | None = None) -> str:
             "mode": "-",
             "command": command(s),
             "date": "-",
+            "optima": "",
         }
         for n, s in all_specs.items()
         if n not in set(found["figure"])
     ]
     claims = pd.concat(
-        [found, pd.DataFrame(missing, columns=CLAIM_COLUMNS)], ignore_index=True
+        [found, pd.DataFrame(missing, columns=[*CLAIM_COLUMNS, "optima"])],
+        ignore_index=True,
     )
     order = {n: i for i, n in enumerate(all_specs)}
     claims["_o"] = claims["figure"].map(lambda n: order.get(n, len(order)))
@@ -105,7 +112,8 @@ def report(claims_dir: Path | str, readme: Path | str | None = None) -> str:
         for r in part.itertuples(index=False):
             lines.append(
                 f"| {_md(r.figure)} ({_md(r.ref)}) | {_md(r.claim)} | {_md(r.paper)} "
-                f"| {_md(r.ours)} | {_md(_shown(r.status, r.recorded))} | {_md(r.note)} "
+                f"| {_md(r.ours)} | {_md(_shown(r.status, r.recorded, r.optima))} "
+                f"| {_md(r.note)} "
                 f"| {_md(r.mode)}, {_md(r.date)}{_proven(r.proven)} | `{_md(r.command)}` |"
             )
     lines += ["", REPORT_END]
@@ -131,9 +139,20 @@ def _with_freshness(path: Path, all_specs: dict[str, Any]) -> pd.DataFrame:
     df["recorded"] = df["status"]
     name = path.name.removesuffix(".claims.csv")
     df["proven"] = proven_text(path.parent / f"{name}.rows.csv.gz")
+    df["optima"] = ""
     spec = all_specs.get(name)
     if spec is None or is_stale(spec, read_record(path.parent, name)):
         df["status"] = "stale"
+        return df
+    iv = interval_verdicts(spec, path.parent)
+    if iv is not None:
+        flags = {
+            r.claim: f"rests on unproven optima: {r.at_incumbent} if every "
+            f"incumbent is optimal, {r.at_bound} if every bound is"
+            for r in iv.itertuples(index=False)
+            if r.rests
+        }
+        df["optima"] = df["claim"].map(flags).fillna("")
     return df
 
 
@@ -149,10 +168,14 @@ def proven_text(rows_file: Path) -> str:
     return f"optimum proven in {int((status == 'optimal').sum())} / {len(status)} rows"
 
 
-def _shown(status: Any, recorded: Any) -> str:
-    """The status column: a stale claim shows the status it was recorded with."""
+def _shown(status: Any, recorded: Any, optima: Any = "") -> str:
+    """The status column: a stale claim shows the status it was recorded with;
+    a verdict that changes within the certified interval of an unproven
+    optimum says so (:func:`~optsched.core.record.interval_verdicts`)."""
     if status == "stale" and isinstance(recorded, str) and recorded:
         return f"stale (recorded: {recorded})"
+    if isinstance(optima, str) and optima:
+        return f"{status} ({optima})"
     return str(status)
 
 
@@ -167,18 +190,32 @@ def status_counts(claims: pd.DataFrame) -> list[str]:
     table = (
         claims.groupby(["paper_key", "status"]).size().unstack(fill_value=0)
     ).reindex(columns=order, fill_value=0)
+    optima = claims["optima"] if "optima" in claims.columns else None
+    rests = (
+        claims.assign(_r=optima.fillna("").astype(bool))
+        .groupby("paper_key")["_r"]
+        .sum()
+        .reindex(table.index, fill_value=0)
+        if optima is not None
+        else pd.Series(0, index=table.index)
+    )
     lines = [
-        "Claims per status (vocabulary: `optsched.core.spec.STATUSES`, defined in paper_figures/README.md):",
+        "Claims per status (vocabulary: `optsched.core.spec.STATUSES`, defined in "
+        "paper_figures/README.md; the last column counts the verdicts that change "
+        "when the unproven optima of their rows are set to either end of their "
+        "certified interval, marked in the tables below):",
         "",
-        "| paper | " + " | ".join(order) + " | total |",
-        "|---" * (len(order) + 2) + "|",
+        "| paper | " + " | ".join(order) + " | total | rest on unproven optima |",
+        "|---" * (len(order) + 3) + "|",
     ]
     for key, row in table.iterrows():
         cells = " | ".join(str(int(row[s])) for s in order)
-        lines.append(f"| `{key}` | {cells} | {int(row.sum())} |")
+        lines.append(
+            f"| `{key}` | {cells} | {int(row.sum())} | {int(rests.get(key, 0))} |"
+        )
     total = table.sum()
     cells = " | ".join(str(int(total[s])) for s in order)
-    lines.append(f"| all | {cells} | {int(total.sum())} |")
+    lines.append(f"| all | {cells} | {int(total.sum())} | {int(rests.sum())} |")
     return lines
 
 

@@ -19,8 +19,8 @@ Quick: 100 trace jobs on 2 x 8 GPUs and 100 synthetic jobs on 4 x 8 GPUs,
 one seed.
 
 Claims, on each part: "14% less efficient" is ``reproduced`` within 10% of
-the paper's value, ``trend only`` when RF is above Perfect by another
-margin; the error ordering (RF below both) and "RF below mean" are
+the paper's value, ``trend only`` when RF is above Perfect by more than 1% (a
+smaller difference is within seed noise: ``not reproduced``); the error ordering (RF below both) and "RF below mean" are
 qualitative (the errors' magnitudes are iterations of another trace).  On
 the paper-scale part the predictors learn the generator's recurrence (a
 group repeats one duration exactly with probability 0.6), not the
@@ -79,8 +79,9 @@ def _claims(source: str, pre: str = "") -> list[Claim]:
             "14%",
             _rf_over_perfect(source),
             holds=near(0.14),
-            trend=lambda v: v > 0,
-            tolerance="+-10% of the paper's value",
+            trend=lambda v: v > 0.01,
+            tolerance="+-10% of the paper's value; trend: above by more than 1% "
+            "(differences below that are seed noise)",
             fmt="{:+.0%}",
         ),
         Claim(

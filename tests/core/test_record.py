@@ -85,10 +85,77 @@ def test_status_counts_table() -> None:
          "status": ["reproduced", "stale", "trend only", "reproduced", "not run"]}
     )  # fmt: skip
     lines = status_counts(claims)
-    assert lines[2] == "| paper | reproduced | trend only | not run | stale | total |"
-    assert lines[4] == "| `a` | 1 | 0 | 0 | 1 | 2 |"
-    assert lines[5] == "| `b` | 1 | 1 | 1 | 0 | 3 |"
-    assert lines[6] == "| all | 2 | 1 | 1 | 1 | 5 |"
+    head = "| paper | reproduced | trend only | not run | stale | total |"
+    assert lines[2] == head + " rest on unproven optima |"
+    assert lines[4] == "| `a` | 1 | 0 | 0 | 1 | 2 | 0 |"
+    assert lines[5] == "| `b` | 1 | 1 | 1 | 0 | 3 | 0 |"
+    assert lines[6] == "| all | 2 | 1 | 1 | 1 | 5 | 0 |"
+    flagged = claims.assign(optima=["", "", "", "rests on unproven optima: x", ""])
+    assert status_counts(flagged)[5] == "| `b` | 1 | 1 | 1 | 0 | 3 | 1 |"
+    assert status_counts(flagged)[6] == "| all | 2 | 1 | 1 | 1 | 5 | 1 |"
+
+
+def _interval_rows() -> pd.DataFrame:
+    """Three rows of a min problem: a proven optimum, an unproven one, no optimum.
+
+    Row 2: ALG = 12, incumbent 10, bound 6 -> OPT in [6, 10], ratio in [1.2, 2.0].
+    """
+    return pd.DataFrame(
+        {"alg": [10.0, 12.0, 9.0],
+         "opt_status": ["optimal", "time_limit", "error"],
+         "opt_objective": [10.0, 10.0, float("nan")],
+         "opt_bound": [10.0, 6.0, float("nan")],
+         "ratio": [1.0, float("nan"), float("nan")],
+         "ratio_lo": [1.0, 1.2, float("nan")],
+         "ratio_hi": [1.0, 2.0, float("nan")]}
+    )  # fmt: skip
+
+
+def test_interval_ends_move_only_the_unproven_optima() -> None:
+    """Each end sets the unproven row's ratios (and, at the bound, its optimum); nothing else moves."""
+    rows = _interval_rows()
+    ends = R.interval_ends(rows)
+    assert ends is not None
+    inc, bnd = ends["incumbent"], ends["bound"]
+    for c in ("ratio", "ratio_lo", "ratio_hi"):
+        assert inc[c].iloc[1] == 1.2 and bnd[c].iloc[1] == 2.0
+    assert inc["opt_objective"].iloc[1] == 10.0 and bnd["opt_objective"].iloc[1] == 6.0
+    for end in (inc, bnd):
+        pd.testing.assert_frame_equal(end.iloc[[0, 2]], rows.iloc[[0, 2]])
+        assert end["opt_status"].tolist() == rows["opt_status"].tolist()
+    assert R.interval_ends(rows.iloc[[0, 2]]) is None  # every optimum proven
+    assert R.interval_ends(rows.drop(columns="opt_status")) is None
+
+
+def test_interval_verdicts_flag_a_verdict_that_rests_on_an_unproven_optimum(
+    tmp_path: Path,
+) -> None:
+    """'largest ratio below 1.5' holds only if the incumbent is optimal; the ALG claim never moves."""
+    from types import SimpleNamespace
+
+    from optsched.core.report import _shown
+
+    spec = SimpleNamespace(
+        name="iv",
+        claims=[
+            E.Claim("largest upper ratio below 1.5", "< 1.5",
+                    lambda d: float(d["ratio_hi"].max()), holds=lambda v: v < 1.5),
+            E.Claim("largest ALG below 20", "< 20",
+                    lambda d: float(d["alg"].max()), holds=lambda v: v < 20),
+        ],
+    )  # fmt: skip
+    assert R.interval_verdicts(spec, tmp_path) is None  # no rows file
+    _interval_rows().to_csv(tmp_path / "iv.rows.csv.gz", index=False)
+    iv = R.interval_verdicts(spec, tmp_path)
+    assert iv is not None
+    assert iv["status"].tolist() == ["not reproduced", "reproduced"]
+    assert iv["at_incumbent"].tolist() == ["reproduced", "reproduced"]
+    assert iv["at_bound"].tolist() == ["not reproduced", "reproduced"]
+    assert iv["rests"].tolist() == [True, False]
+    assert _shown("not reproduced", "not reproduced", "rests on x") == (
+        "not reproduced (rests on x)"
+    )
+    assert _shown("stale", "reproduced", "rests on x") == "stale (recorded: reproduced)"
 
 
 def _recorded() -> list[tuple[str, Path]]:
