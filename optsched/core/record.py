@@ -140,6 +140,8 @@ def _code_files(spec: Experiment) -> dict[str, Path]:
         mod = importlib.import_module(f"{SPECS_PACKAGE}.{spec.paper}.{spec.name}")
         if mod.__file__:
             files[f"spec/{spec.name}.py"] = Path(mod.__file__)
+            for name, path in _figure_imports(Path(mod.__file__)).items():
+                files[f"spec/{name}"] = path
     except ImportError:  # a spec built elsewhere (tests): its task code counts
         pass
     task_mod = importlib.import_module(spec.task.__module__)
@@ -159,10 +161,40 @@ def _code_files(spec: Experiment) -> dict[str, Path]:
     return files
 
 
+def _figure_imports(path: Path, seen: frozenset[Path] = frozenset()) -> dict[str, Path]:
+    """The figure modules (``optsched.figures.*``) a spec module imports, transitively.
+
+    A spec built on another (a variant figure on its base figure's grid, a
+    shared reading) depends on that module's code too.
+    """
+    from .discovery import SPECS_PACKAGE
+
+    found: dict[str, Path] = {}
+    for node in ast.walk(ast.parse(path.read_text())):
+        names = []
+        if isinstance(node, ast.ImportFrom) and node.module and node.level == 0:
+            names = [node.module]
+        elif isinstance(node, ast.Import):
+            names = [a.name for a in node.names]
+        for name in names:
+            if not name.startswith(SPECS_PACKAGE + "."):
+                continue
+            try:
+                mod = importlib.import_module(name)
+            except ImportError:
+                continue
+            if mod.__file__ and Path(mod.__file__) not in seen | {path}:
+                f = Path(mod.__file__)
+                found[name.removeprefix(SPECS_PACKAGE + ".") + ".py"] = f
+                found.update(_figure_imports(f, seen | {path, f}))
+    return found
+
+
 def code_digest(spec: Experiment) -> str:
     """SHA-256 (first 16 hex digits) of the code that produces ``spec``'s rows and verdicts.
 
-    Covers the spec's module, its task's module, every module of its slice,
+    Covers the spec's module and the figure modules it imports
+    (:func:`_figure_imports`), its task's module, every module of its slice,
     the slice's models and :data:`CORE_MODULES`, each as a syntax tree
     without docstrings (a comment or docstring edit keeps the digest).
     """

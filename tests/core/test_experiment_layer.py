@@ -153,21 +153,22 @@ def test_sibling_specs_come_from_one_factory():
     assert {t["n_servers"] for t in r13.tasks()} == {5, 15, 25, 35, 45}
     assert len(r12.tasks()) == len(r13.tasks()) == 15  # 5 sizes x 3 seeds
     c9, c10 = specs["fig9_cost_sites"], specs["fig10_cost_jobs"]
-    assert _fields(ok.cost_figure(9, "n_sites", [10, 20, 30, 40, 50], [3, 5], "")) == (
-        _fields(c9)
-    )
-    assert _fields(ok.cost_figure(10, "n_jobs", [20, 40, 60, 80, 100], [3, 6], "")) == (
-        _fields(c10)
-    )
-    # the one grid point of both (R = 50, I = 100) is the same task, 3 seeds
+    from optsched.figures.okita.sigmoid_reading import with_sigmoid_part as sig
+
+    assert _fields(
+        sig(ok.cost_figure(9, "n_sites", [10, 20, 30, 40, 50], [3, 5], ""))
+    ) == _fields(c9)
+    assert _fields(
+        sig(ok.cost_figure(10, "n_jobs", [20, 40, 60, 80, 100], [3, 6], ""))
+    ) == _fields(c10)
+    # the one grid point of both (R = 50, I = 100) is the same task, 3 seeds x 2 costs
     common = [t for t in c9.tasks() if t in c10.tasks()]
-    assert [(t["n_sites"], t["n_jobs"], t["seed"]) for t in common] == [
-        (50, 100, 0),
-        (50, 100, 1),
-        (50, 100, 2),
+    assert [(t["cost"], t["n_sites"], t["n_jobs"], t["seed"]) for t in common] == [
+        (c, 50, 100, s) for c in ("exp", "sigmoid") for s in range(3)
     ]
     a11, b12 = specs["fig11_alpha"], specs["fig12_beta"]
-    assert len(a11.tasks()) == 5 * 3 and len(b12.tasks()) == 7 * 3
+    # settings x 3 seeds x the printed cost and the sigmoid reading
+    assert len(a11.tasks()) == 5 * 3 * 2 and len(b12.tasks()) == 7 * 3 * 2
     assert {t["schemes"] for t in a11.tasks() + b12.tasks()} == {("okita",)}
     assert a11.claims[0].text.startswith("total cost roughly equal over alpha1:alpha2")
 

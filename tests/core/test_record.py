@@ -214,3 +214,11 @@ def test_report_states_how_many_optima_were_proven(tmp_path: Path) -> None:
     pd.DataFrame({"x": [1]}).to_csv(tmp_path / "b.rows.csv.gz", index=False)
     assert proven_text(tmp_path / "b.rows.csv.gz") == ""
     assert proven_text(tmp_path / "missing.rows.csv.gz") == ""
+
+
+def test_digest_covers_the_figure_modules_a_spec_builds_on() -> None:
+    """A variant figure built on its base figure's spec is stale when the base changes."""
+    files = R._code_files(E.get_spec("oasis_variants_fig3"))
+    assert files["spec/oasis.fig3_total_utility.py"].name == "fig3_total_utility.py"
+    alone = R._code_files(E.get_spec("fig3_total_utility"))
+    assert not any(k.startswith("spec/oasis.") for k in alone)

@@ -294,3 +294,31 @@ def test_fig14_sigmoid_part_keeps_the_printed_tasks_and_claims():
     assert diff["ours"] == "-25.0%" and diff["status"] == "not reproduced"
     assert arg["ours"] == "sigmoid" and arg["status"] == "not reproduced"
     assert band["ours"] == "FIFO 75%, DRF 80%" and band["status"] == "trend only"
+
+
+def test_sigmoid_part_keeps_the_printed_verdicts_and_reads_the_sigmoid_rows():
+    """Figs. 9-12's claims see the exp rows only; their copies the sigmoid rows.
+
+    Hand-made rows: Okita's mean total cost per setting is 100 / 100 under
+    exp (spread 0: roughly equal) and 100 / 300 under sigmoid (spread 200%).
+    """
+    import pandas as pd
+
+    from optsched.core.experiment import get_spec
+
+    spec = get_spec("fig11_alpha")
+    rows = pd.DataFrame(
+        {"cost": ["exp", "exp", "sigmoid", "sigmoid"],
+         "setting": ["1:4", "4:1", "1:4", "4:1"],
+         "scheme": ["okita"] * 4, "total": [100.0, 100.0, 100.0, 300.0]}
+    )  # fmt: skip
+    got = {c.text: c.evaluate(rows) for c in spec.claims}
+    first = spec.claims[0].text
+    assert got[first]["ours"] == "0.0%" and got[first]["status"] == "reproduced"
+    mirror = got[f"{first}, sigmoid reading"]
+    assert mirror["ours"] == "200.0%" and mirror["status"] == "not reproduced"
+    level = rows.assign(total=[100.0, 100.0, 100.0, 105.0])
+    again = {c.text: c.evaluate(level) for c in spec.claims}
+    assert again[f"{first}, sigmoid reading"]["status"] == "reading"
+    assert {t["cost"] for t in spec.tasks()} == {"exp", "sigmoid"}
+    assert {t["cost"] for t in spec.tasks(quick=True)} == {"exp", "sigmoid"}
