@@ -500,7 +500,12 @@ def cmd_figure(args: argparse.Namespace) -> int:
     # specs that run the same task on the same grid point (edgecloud Figs.
     # 7/9, 8/10, okita 9/10) compute it once per command
     shared = experiment.TaskCache()
+    code: str | None = None
     for spec, out in zip(chosen, outs, strict=True):
+        if args.record:  # the digest of the code the rows come from: taken first
+            from .core.record import code_digest
+
+            code = code_digest(spec)
         res = experiment.run(
             spec,
             quick=args.quick,
@@ -520,6 +525,7 @@ def cmd_figure(args: argparse.Namespace) -> int:
                 res.claims,
                 FIGURES_CLAIMS / spec.paper,
                 n_tasks=len(spec.tasks(args.quick)),
+                code=code,
             )
     return 0
 

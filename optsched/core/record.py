@@ -36,6 +36,7 @@ import json
 import os
 import platform
 import subprocess
+import warnings
 from pathlib import Path
 from typing import Any
 
@@ -236,14 +237,25 @@ def record_run(
     folder: Path | str,
     *,
     n_tasks: int | None = None,
+    code: str | None = None,
 ) -> dict[str, Any]:
     """Keep a full run's claims, rows and provenance in ``folder``.
 
     The claims file follows :func:`record_claims`
     (untouched when only the date changed); the rows and the record are
-    always written (atomically, all or none).  Returns the record.
+    always written (atomically, all or none).  ``code`` is the
+    :func:`code_digest` taken when the run started (default: now); when the
+    code changed during the run, the start's digest is kept, so the record
+    reads ``stale`` (a warning says so).  Returns the record.
     """
     folder = Path(folder)
+    now = code_digest(spec)
+    if code is not None and code != now:
+        warnings.warn(
+            f"{spec.name}: the code changed during the run; recorded with the "
+            "digest of the code it started with (stale in the report)",
+            stacklevel=2,
+        )
     blob = _gzip_csv(rows)
     load = os.getloadavg() if hasattr(os, "getloadavg") else (float("nan"),) * 3
     record = {
@@ -259,7 +271,7 @@ def record_run(
         "rows": len(rows),
         "rows_file": f"{spec.name}.rows.csv.gz",
         "rows_bytes": len(blob),
-        "code": code_digest(spec),
+        "code": now if code is None else code,
     }
     text = json.dumps(record, indent=1) + "\n"
     write_atomic(

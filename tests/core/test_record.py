@@ -222,3 +222,15 @@ def test_digest_covers_the_figure_modules_a_spec_builds_on() -> None:
     assert files["spec/oasis.fig3_total_utility.py"].name == "fig3_total_utility.py"
     alone = R._code_files(E.get_spec("fig3_total_utility"))
     assert not any(k.startswith("spec/oasis.") for k in alone)
+
+
+def test_a_run_whose_code_changed_meanwhile_is_recorded_stale(tmp_path: Path) -> None:
+    """The digest taken at the run's start is kept; a different one now warns and reads stale."""
+    res = E.run(TOY, out=tmp_path / "out", workers=1, progress=False, echo=False)
+    same = R.record_run(TOY, res.rows, res.claims, tmp_path, code=R.code_digest(TOY))
+    assert not R.is_stale(TOY, same)
+    with pytest.warns(UserWarning, match="code changed during the run"):
+        rec = R.record_run(TOY, res.rows, res.claims, tmp_path, code="0" * 16)
+    assert rec["code"] == "0" * 16 and R.is_stale(
+        TOY, R.read_record(tmp_path, TOY.name)
+    )

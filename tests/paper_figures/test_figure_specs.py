@@ -44,6 +44,14 @@ NEW_SPECS = {
 }
 
 
+#: Specs that grew a grid part after their reference rows were taken: the
+#: rows the reference holds (the rest is tested in test_<key>_figures.py).
+REFERENCE_PART = {
+    # the paper-size part (3 + 3 servers in the quick grid) came later
+    "fig3_total_utility": lambda df: df[df["n_worker_servers"] == 2],
+}
+
+
 @pytest.mark.parametrize("name", sorted(SPECS))
 def test_quick_run_writes_outputs_and_matches_reference(name: str, quick_run) -> None:
     """The quick run writes CSV, PNG and claims atomically and reproduces the pre-migration rows."""
@@ -66,9 +74,9 @@ def test_quick_run_writes_outputs_and_matches_reference(name: str, quick_run) ->
         )
         return
     ref = pd.read_csv(ref_path)
-    new = pd.read_csv(res.paths[f"{name}.csv"])[
-        experiment.stable_columns(res.rows, SPECS[name].volatile)
-    ]
+    new = pd.read_csv(res.paths[f"{name}.csv"])
+    new = REFERENCE_PART.get(name, lambda df: df)(new).reset_index(drop=True)
+    new = new[experiment.stable_columns(res.rows, SPECS[name].volatile)]
     assert list(new.columns) == list(ref.columns)
     assert len(new) == len(ref)
     for col in ref.columns:

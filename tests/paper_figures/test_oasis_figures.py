@@ -79,14 +79,25 @@ def test_docstrings_keep_the_paper_claims() -> None:
 
 def test_full_grids_are_the_old_full_runs() -> None:
     """The full grids hold the old scripts' full task sets (sizes, seeds, schemes, order)."""
-    fig3 = _spec("fig3_total_utility").tasks()
+    tasks = _spec("fig3_total_utility").tasks()
+    fig3 = [t for t in tasks if t["servers_per_side"] == 10]
     assert [(t["n_jobs"], t["scheme"], t["seed"]) for t in fig3] == [
         (n, s, seed)
         for n in (200, 100, 50, 25)
         for s in ("oasis", "fifo", "drf", "rrh", "dorm")
         for seed in range(5)
     ]
-    assert {(t["n_slots"], t["servers_per_side"]) for t in fig3} == {(300, 10)}
+    assert {t["n_slots"] for t in fig3} == {300}
+    # the paper's 50 + 50 servers: 2 seeds, Dorm at 170 jobs only
+    big = [t for t in tasks if t["servers_per_side"] == 50]
+    assert len(big) + len(fig3) == len(tasks)
+    assert [(t["n_jobs"], t["scheme"], t["seed"]) for t in big] == [
+        (n, s, seed)
+        for n in (1200, 600, 340, 170)
+        for s in ("oasis", "fifo", "drf", "rrh", "dorm")
+        for seed in range(2)
+    ]
+    assert {(t["n_slots"], t["dorm_max_jobs"]) for t in big} == {(300, 170)}
     fig4 = _spec("fig4_completion_timeliness").tasks()
     assert [(t["scheme"], t["seed"]) for t in fig4] == [
         (s, seed) for s in ("dorm", "oasis", "fifo", "drf", "rrh") for seed in range(3)
@@ -125,7 +136,8 @@ def test_failed_run_writes_nothing(tmp_path: Path) -> None:
     """A run that fails during computation leaves no CSV, PNG or temp file behind."""
     spec = _spec("fig3_total_utility")
     bad = dataclasses.replace(
-        spec, quick={**spec.quick, "n_jobs": 4, "scheme": ["oasis", "no_such_scheme"]}
+        spec,
+        quick={**spec.quick[0], "n_jobs": 4, "scheme": ["oasis", "no_such_scheme"]},
     )
     with pytest.raises(KeyError, match="no_such_scheme"):
         experiment.run(
@@ -137,12 +149,18 @@ def test_failed_run_writes_nothing(tmp_path: Path) -> None:
 # ------------------------------------------------------------------ Fig. 3
 def test_fig3_utilities_within_bounds(quick_run) -> None:
     """Fig. 3 covers all five schemes and every utility lies in [0, sum of gamma1]."""
-    df = _csv(quick_run, "fig3_total_utility")
-    assert list(df.columns) == ex.FIG3_COLUMNS
+    both = _csv(quick_run, "fig3_total_utility")
+    assert list(both.columns) == ex.FIG3_COLUMNS
+    assert (both["utility"] >= 0).all()
+    assert (both["utility"] <= both["sum_gamma1"] + TOL).all()
+    assert (both["n_admitted"] <= both["n_jobs"]).all()
+    # the paper-size part (3 + 3 servers in the quick grid) runs Dorm at 5 jobs only
+    big = both[both["n_worker_servers"] == 3]
+    assert set(big.loc[big["n_jobs"] == 10, "scheme"]) == ALGORITHMS - {"dorm"}
+    assert set(big.loc[big["n_jobs"] == 5, "scheme"]) == ALGORITHMS
+    df = both[both["n_worker_servers"] == 2]
+    assert len(df) + len(big) == len(both)
     assert set(df["scheme"]) == ALGORITHMS
-    assert (df["utility"] >= 0).all()
-    assert (df["utility"] <= df["sum_gamma1"] + TOL).all()
-    assert (df["n_admitted"] <= df["n_jobs"]).all()
     assert (df.groupby(["n_jobs", "seed"]).size() == 5).all()
     # only Dorm solves MILPs: its limit hits are counted, the others' are NaN
     assert df.loc[df["scheme"] == "dorm", "solver_limit_hits"].notna().all()
@@ -163,6 +181,7 @@ def test_fig3_matches_direct_checker_run(quick_run) -> None:
 def test_fig3_load_bounds_what_any_scheme_completes(quick_run) -> None:
     """The admitted jobs' worker demand fits the horizon, so load > 1 forces rejections."""
     df = _csv(quick_run, "fig3_total_utility")
+    df = df[df["n_worker_servers"] == 2]
     assert (df["load"] > 1).all()  # the quick sizes are scarce
     assert (df["n_admitted"] < df["n_jobs"]).all()
     row = df[(df["scheme"] == "oasis") & (df["n_jobs"] == 12)].iloc[0]
@@ -177,7 +196,8 @@ def test_fig3_load_bounds_what_any_scheme_completes(quick_run) -> None:
 
 def test_fig3_claims_from_the_csv(quick_run) -> None:
     """The claims' OASiS / best baseline is the CSV's mean utilities' ratio (README: 1.53, 0.39)."""
-    df = _csv(quick_run, "fig3_total_utility")
+    both = _csv(quick_run, "fig3_total_utility")
+    df = both[both["n_worker_servers"] == 2]
     means = df.groupby(["n_jobs", "scheme"])["utility"].mean().unstack()
     ratio = means["oasis"] / means.drop(columns="oasis").max(axis=1)
     # README, quick run: 4 jobs OASiS 40.4 vs RRH 26.5; 12 jobs RRH 127.5, OASiS 50.2
@@ -199,6 +219,16 @@ def test_fig3_claims_from_the_csv(quick_run) -> None:
     assert trend["status"] == "not reproduced"
     loads = df.groupby("n_jobs")["load"].mean()
     assert claims.iloc[2]["ours"] == f"4 jobs: {loads[4]:.2f}; 12 jobs: {loads[12]:.2f}"
+    # the same claims on the paper-size part: its rows only (Dorm missing at 10 jobs)
+    big = both[both["n_worker_servers"] == 3]
+    m = big.groupby(["n_jobs", "scheme"])["utility"].mean().unstack()
+    r = m["oasis"] / m.drop(columns="oasis").max(axis=1)
+    paper = claims.iloc[3]
+    assert paper.name.startswith("at the paper's 50 + 50 servers")
+    assert paper["ours"].startswith(f"5 jobs: {r[5]:.2f} (") and (
+        f"10 jobs: {r[10]:.2f} (" in paper["ours"]
+    )
+    assert float(claims.iloc[4]["ours"]) == pytest.approx(r[10] - r[5], abs=0.005)
 
 
 # ------------------------------------------------------------------ Fig. 4
