@@ -5,7 +5,7 @@ VENV := .venv
 BIN := $(VENV)/bin
 STAMP := $(VENV)/.installed
 
-.PHONY: demo test test-fast lint figures figures-quick figures-report notebooks bench diagnoses clean
+.PHONY: demo test test-fast lint docs figures figures-quick figures-report notebooks bench diagnoses clean
 
 $(STAMP): pyproject.toml setup.py
 	test -x $(BIN)/python || $(PYTHON) -m venv $(VENV)
@@ -51,6 +51,12 @@ figures-quick: $(STAMP)
 figures-report: $(STAMP)
 	$(BIN)/optsched figure report
 
+# the documentation site (docs/conf.py): pages of docs/, the notebooks with
+# their committed outputs, the API reference from the docstrings; every
+# warning is an error
+docs: $(STAMP)
+	$(BIN)/sphinx-build -W --keep-going -b html docs docs/_build/html
+
 # re-execute the teaching notebooks in place, keeping their outputs
 notebooks: $(STAMP)
 	$(BIN)/python tools/run_notebooks.py
@@ -75,4 +81,4 @@ diagnoses: $(STAMP)
 	$(BIN)/python -m benchmarks.oasis_fig3_diagnosis
 
 clean:
-	rm -rf $(VENV) paper_figures/out .pytest_cache build optsched.egg-info
+	rm -rf $(VENV) paper_figures/out .pytest_cache build optsched.egg-info docs/_build docs/api/_autosummary

@@ -658,7 +658,7 @@ def best_column(inst: OasisInstance, i: int, p: np.ndarray, q: np.ndarray) -> Co
 
     Unlike Alg. 2 (``optsched.oasis.online.best_schedule``) the worker count of
     a slot is not restricted to ``ceil(d M_i (tau_i + 2e_i/b_i))`` for an
-    integer number ``d`` of chunks, so ``profit >= `` Alg. 2's payoff at the
+    integer number ``d`` of chunks, so ``profit >=`` Alg. 2's payoff at the
     same prices on the empty cluster whenever Alg. 2 finds a schedule.
 
     Parameters
