@@ -65,6 +65,7 @@ SLOW_FILES: tuple[str, ...] = (
     "notebooks/*.ipynb",  # nbmake: each notebook executed again (3-28 s)
     "tests/test_worst_case_*.py",  # worst-case searches, saved instances re-solved
     "tests/test_*_quick.py",  # benchmark scripts' --quick runs (3-20 s)
+    "tests/test_docs_build.py",  # Sphinx build of the site (80 s on the loaded machine)
 )
 
 #: Fixtures whose users are slow: the fixture takes seconds to build.
