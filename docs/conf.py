@@ -10,9 +10,14 @@ builds with ``-W --keep-going``: every warning fails the build.
 from __future__ import annotations
 
 import re
+import sys
+from pathlib import Path
 from typing import Any
 
 import optsched
+
+# local extensions: the figure gallery (docs/_ext/gallery.py)
+sys.path.insert(0, str(Path(__file__).resolve().parent / "_ext"))
 
 project = "optsched"
 author = "optsched contributors"
@@ -27,6 +32,7 @@ extensions = [
     "sphinx.ext.napoleon",
     "sphinx.ext.mathjax",
     "sphinx_copybutton",
+    "gallery",  # docs/gallery/<key>.md from the specs and paper_figures/claims
 ]
 
 source_suffix = {
