@@ -41,7 +41,14 @@ source_suffix = {
     ".ipynb": "myst-nb",
 }
 root_doc = "index"
-exclude_patterns = ["_build", "**.ipynb_checkpoints", "Thumbs.db", ".DS_Store"]
+exclude_patterns = [
+    "_build",
+    "_static",
+    "_ext",
+    "**.ipynb_checkpoints",
+    "Thumbs.db",
+    ".DS_Store",
+]
 
 # --- MyST ------------------------------------------------------------------
 myst_enable_extensions = ["dollarmath", "amsmath", "colon_fence", "deflist"]
@@ -75,7 +82,13 @@ napoleon_use_rtype = False
 # --- HTML ------------------------------------------------------------------
 html_theme = "furo"
 html_title = f"optsched {release}"
-html_static_path: list[str] = []
+html_static_path = ["_static"]
+# jobs as bars on a timeline; without an icon every browser asks for a missing
+# /favicon.ico (an HTTP 404 in the console)
+html_favicon = "_static/favicon.svg"
+# MathJax 3 served by the site itself (docs/_static/mathjax/README.md): the
+# equations render offline, and the browser test needs no CDN
+mathjax_path = "mathjax/tex-chtml.js"
 copybutton_prompt_text = r"\$ "
 copybutton_prompt_is_regexp = True
 

@@ -5,19 +5,26 @@ as ``make docs``), then spot checks of the pages it must hold: the home page
 and its map, a paper page (``docs/oasis.md`` itself), the experiment layer
 (``paper_figures/README.md`` included), a notebook page with its committed
 outputs, and API pages generated from the docstrings.  The build writes the
-autosummary stubs into ``docs/api/_autosummary`` (ignored by git), as
-``make docs`` does.
+autosummary stubs into ``docs/api/_autosummary`` and the figure gallery into
+``docs/gallery`` (both ignored by git), as ``make docs`` does.  The build is
+the session fixture ``docs_site`` (tests/conftest.py), shared with the
+browser test (tests/test_docs_browser.py).
 """
 
 from __future__ import annotations
 
+import html as html_lib
 import re
 from pathlib import Path
 
-import pytest
-from sphinx.cmd.build import build_main
+import pandas as pd
+from PIL import Image
 
-DOCS = Path(__file__).resolve().parents[1] / "docs"
+from optsched.core.experiment import specs
+from optsched.core.record import is_stale, read_record
+
+ROOT = Path(__file__).resolve().parents[1]
+CLAIMS = ROOT / "paper_figures" / "claims"
 
 
 def _page(html: Path, name: str) -> str:
@@ -26,12 +33,8 @@ def _page(html: Path, name: str) -> str:
     return path.read_text(encoding="utf-8")
 
 
-# Sphinx's deprecation notices about myst-parser and napoleon internals (3,000
-# per build); Sphinx's own warnings fail the build through -W
-@pytest.mark.filterwarnings("ignore::sphinx.deprecation.RemovedInSphinx11Warning")
-def test_docs_build_with_warnings_as_errors(tmp_path: Path) -> None:
-    html = tmp_path / "html"
-    status = build_main(["-W", "--keep-going", "-b", "html", str(DOCS), str(html)])
+def test_docs_build_with_warnings_as_errors(docs_site: tuple[Path, int]) -> None:
+    html, status = docs_site
     assert status == 0, "sphinx-build -W failed (warnings above)"
 
     index = _page(html, "index.html")
@@ -42,6 +45,10 @@ def test_docs_build_with_warnings_as_errors(tmp_path: Path) -> None:
     oasis = _page(html, "oasis.html")
     assert "OASiS (Bao, Peng, Wu, Li, INFOCOM 2018)" in oasis
     assert "Readings of the pseudo-code" in oasis
+    # its equations, for MathJax, which the site serves itself
+    assert oasis.count('class="math notranslate nohighlight"') >= 3
+    assert 'src="_static/mathjax/tex-chtml.js' in oasis
+    assert (html / "_static" / "mathjax" / "tex-chtml.js").is_file()
 
     # the experiment layer page includes paper_figures/README.md
     experiments = _page(html, "experiments.html")
@@ -64,3 +71,58 @@ def test_docs_build_with_warnings_as_errors(tmp_path: Path) -> None:
     assert "Alg. 1" in online
     models = _page(html, api + "optsched.models.oasis.html")
     assert 'id="optsched.models.oasis.best_column"' in models
+
+
+def test_gallery_shows_every_spec_with_its_record_and_claims(
+    docs_site: tuple[Path, int],
+) -> None:
+    """Every spec of a paper is on its gallery page: the record's state (as
+    read here from ``paper_figures/claims``), a figure exactly when rows are
+    recorded, every recorded claim with its status as recorded (``stale
+    (recorded: X)`` when the record is stale or missing) and the command."""
+    html, status = docs_site
+    assert status == 0
+    index = _page(html, "index.html")
+    assert 'href="gallery.html"' in index
+    by_paper: dict[str, list] = {}
+    for spec in specs().values():
+        by_paper.setdefault(spec.paper, []).append(spec)
+    assert set(by_paper) == {"oasis", "hetero", "edgecloud", "okita", "asrpt"}
+    gallery = _page(html, "gallery.html")
+    sizes = []
+    for key, paper_specs in by_paper.items():
+        assert f'href="gallery/{key}.html"' in gallery, key
+        page = html_lib.unescape(_page(html, f"gallery/{key}.html"))
+        sections = re.split(r'<section id="gallery-', page)[1:]
+        assert len(sections) == len(paper_specs), key
+        for spec, section in zip(paper_specs, sections, strict=True):
+            anchor = spec.name.replace("_", "-")
+            assert section.startswith(f'{anchor}">'), (key, spec.name)
+            text = re.sub(r"<[^>]+>", "", section)
+            assert spec.ref in text
+            assert f"optsched figure run {spec.name} --record" in text
+            record = read_record(CLAIMS / key, spec.name)
+            fresh = record is not None and not is_stale(spec, record)
+            state = "not recorded" if record is None else "fresh" if fresh else "stale"
+            assert f"record: {state}" in text, spec.name
+            images = re.findall(r'<img [^>]*src="([^"]+)"', section)
+            if record is None:
+                assert not images, spec.name
+            else:
+                assert record["commit"] in text and record["date"] in text
+                assert images == [f"../_images/{spec.name}.png"], spec.name
+                png = html / "_images" / f"{spec.name}.png"
+                with Image.open(png) as im:
+                    assert im.width > 100 and im.height > 100
+                sizes.append(png.stat().st_size)
+            claims_file = CLAIMS / key / f"{spec.name}.claims.csv"
+            if claims_file.is_file():
+                claims = pd.read_csv(claims_file, dtype=str, keep_default_na=False)
+                for row in claims.itertuples(index=False):
+                    shown = row.status if fresh else f"stale (recorded: {row.status})"
+                    cell = f"<td><p>{row.claim}</p></td>"
+                    assert cell in section, (spec.name, row.claim)
+                    after = section.split(cell, 1)[1]
+                    assert f"<td><p>{shown}</p></td>" in after.split("</tr>")[0]
+    # the recorded figures are kept small (70 dpi, 256 colours)
+    assert sizes and max(sizes) < 200_000 and sum(sizes) < 1_000_000, sizes

@@ -12,7 +12,8 @@ record is shown ``stale (recorded: X)``, as in the findings table of
 ``paper_figures/README.md``) and the command that reproduces the record.
 
 Nothing here is typed by hand: ``docs/gallery/`` is generated on every
-build (``builder-inited``, before the sources are read) and ignored by git;
+build (``builder-inited``, before the sources are read) and ignored by git
+(the recorded text is shown verbatim: :class:`VerbatimGallery`);
 a file is rewritten only when its bytes change, so an incremental build
 reads again only the pages whose record changed.  The figures are small
 PNGs (``gallery_dpi``, default 70; 256 colours) in ``docs/gallery/_img``, which Sphinx
@@ -33,6 +34,7 @@ from typing import Any
 
 import pandas as pd
 from sphinx.application import Sphinx
+from sphinx.transforms import SphinxTransform
 from sphinx.util import logging
 
 from optsched.cli import FIGURES_CLAIMS
@@ -181,13 +183,13 @@ def spec_section(
     pngs: dict[str, bytes] = {}
     if record is None:
         lines += [
-            "* record: **not recorded** -- no recorded run in "
+            "* record: **not recorded**: no recorded run in "
             f"`paper_figures/claims/{spec.paper}`, so no figure here",
         ]
     else:
         rows_file = claims_dir / record.get("rows_file", f"{spec.name}.rows.csv.gz")
         lines += [
-            f"* record: **{state}** -- recorded {escape(record.get('date', '?'))} "
+            f"* record: **{state}**, recorded {escape(record.get('date', '?'))} "
             f"at commit `{record.get('commit', '?')}`, {record.get('rows', '?')} "
             f"rows from {record.get('tasks', '?')} tasks"
             + (
@@ -313,10 +315,23 @@ def generate(app: Sphinx) -> None:
     )
 
 
+class VerbatimGallery(SphinxTransform):
+    """Gallery pages keep the recorded text as it is: no smart quotes, dashes
+    or ellipses (Sphinx's ``SmartQuotes``, priority 750, skips the text of a
+    node whose ancestor has ``support_smartquotes = False``)."""
+
+    default_priority = 700
+
+    def apply(self, **kwargs: Any) -> None:
+        if self.env.docname.startswith(f"{FOLDER}/"):
+            self.document["support_smartquotes"] = False
+
+
 def setup(app: Sphinx) -> dict[str, Any]:
     app.add_config_value("gallery_root", "", "env")  # default: the parent of docs/
     # the CLI's folder of recorded runs, relative to the repository root
     app.add_config_value("gallery_claims", str(FIGURES_CLAIMS), "env")
     app.add_config_value("gallery_dpi", 70, "env")
     app.connect("builder-inited", generate)
+    app.add_transform(VerbatimGallery)
     return {"version": "1", "parallel_read_safe": True, "parallel_write_safe": True}
