@@ -65,15 +65,17 @@ docs: $(STAMP)
 browser:
 	@if [ -n "$$OPTSCHED_CHROMIUM" ] || command -v chromium >/dev/null 2>&1; then exit 0; fi; \
 	if ! command -v apt-get >/dev/null 2>&1; then \
-		echo "make browser: no 'chromium' on PATH and no apt-get to install it;" \
-			"install Chromium with your package manager, or set OPTSCHED_CHROMIUM" \
-			"to a Chromium binary" >&2; \
-		exit 1; \
+		echo "make browser: WARNING: no 'chromium' on PATH and no apt-get to install" \
+			"it; install Chromium with your package manager, or set" \
+			"OPTSCHED_CHROMIUM to a Chromium binary (the browser test is skipped)" >&2; \
+		exit 0; \
 	fi; \
 	if [ "$$(id -u)" -eq 0 ]; then SUDO=; else SUDO=sudo; fi; \
 	echo "make browser: installing Debian's chromium (apt-get)"; \
 	$$SUDO env DEBIAN_FRONTEND=noninteractive apt-get update -q && \
-	$$SUDO env DEBIAN_FRONTEND=noninteractive apt-get install -y -q chromium
+	$$SUDO env DEBIAN_FRONTEND=noninteractive apt-get install -y -q chromium || \
+	echo "make browser: WARNING: apt-get could not install chromium;" \
+		"tests/test_docs_browser.py will be skipped" >&2
 
 # re-execute the teaching notebooks in place, keeping their outputs
 notebooks: $(STAMP)
