@@ -5,11 +5,13 @@ tests/conftest.py, as ``make docs``), served by ``http.server`` on a free
 port in a thread, and opened in Debian's ``chromium`` (``make browser``
 installs it; Playwright is pointed at it with ``executable_path``, it never
 downloads a browser; ``OPTSCHED_CHROMIUM`` names another binary).  On the
-home page, a paper page, a notebook page, a gallery page and an API page:
-the page renders (its title, a non-empty main column), every ``<img>``
-loads (``naturalWidth > 0``), nothing failed (console errors, page errors,
-failed requests, HTTP errors) and, on the paper page, MathJax rendered
-every equation (one ``mjx-container`` per math element, no ``mjx-merror``).
+home page, a paper page, a notebook page, a gallery page and two API pages
+(``optsched.core.registry`` and ``optsched.models.oasis``): the page renders
+(its title, a non-empty main column), every ``<img>`` loads
+(``naturalWidth > 0``), nothing failed (console errors, page errors, failed
+requests, HTTP errors) and, on the paper page and the models' API page
+(whose module docstring has a ``.. math::`` block), MathJax rendered every
+equation (one ``mjx-container`` per math element, no ``mjx-merror``).
 The search box finds "OASiS".  A screenshot of each page (the top 4,000
 pixels at 1280 pixels wide) is saved in ``$OPTSCHED_ARTIFACTS`` (default:
 pytest's temporary folder of the run, ``.../docs_browser0``).
@@ -44,9 +46,10 @@ PAGES = {
     ),
     "gallery": ("gallery/oasis.html", "Gallery: oasis"),
     "api": ("api/_autosummary/optsched.core.registry.html", "optsched.core.registry"),
+    "models": ("api/_autosummary/optsched.models.oasis.html", "optsched.models.oasis"),
 }
-#: pages whose equations MathJax must render
-MATH_PAGES = {"paper"}
+#: pages whose equations MathJax must render -> the fewest math elements they hold
+MATH_PAGES = {"paper": 3, "models": 1}
 SCREENSHOT_HEIGHT = 4000
 
 
@@ -169,7 +172,7 @@ def test_page_renders_in_chromium(
         assert not broken, f"images that did not load: {broken}"
         if name in MATH_PAGES:
             n_math = page.locator(".math").count()
-            assert n_math >= 3
+            assert n_math >= MATH_PAGES[name]
             page.wait_for_selector("mjx-container", timeout=30_000)
             page.wait_for_function(
                 f"document.querySelectorAll('mjx-container').length >= {n_math}",

@@ -4,9 +4,11 @@ One Sphinx build of ``docs/`` into a temporary folder (``-W --keep-going``,
 as ``make docs``), then spot checks of the pages it must hold: the home page
 and its map, a paper page (``docs/oasis.md`` itself), the experiment layer
 (``paper_figures/README.md`` included), a notebook page with its committed
-outputs, and API pages generated from the docstrings.  The build writes the
-autosummary stubs into ``docs/api/_autosummary`` and the figure gallery into
-``docs/gallery`` (both ignored by git), as ``make docs`` does.  The build is
+outputs, API pages generated from the docstrings, and the equations of
+every paper page and of every ``optsched.models`` module (MathJax).  The
+build writes the autosummary stubs into ``docs/api/_autosummary`` and the
+figure gallery into ``docs/gallery`` (both ignored by git), as ``make docs``
+does.  The build is
 the session fixture ``docs_site`` (tests/conftest.py), shared with the
 browser test (tests/test_docs_browser.py).
 """
@@ -71,6 +73,27 @@ def test_docs_build_with_warnings_as_errors(docs_site: tuple[Path, int]) -> None
     assert "Alg. 1" in online
     models = _page(html, api + "optsched.models.oasis.html")
     assert 'id="optsched.models.oasis.best_column"' in models
+    # the models' docstrings carry the MILPs' objectives as ``.. math::``
+    assert 'class="math notranslate nohighlight"' in models
+    assert 'src="../../_static/mathjax/tex-chtml.js' in models
+
+
+def test_paper_pages_show_their_equations(docs_site: tuple[Path, int]) -> None:
+    """Every paper page has the paper's objective and key constraints as
+    display math (section "Objective and constraints (as printed)", oasis:
+    "Objective, prices and the guarantee (as printed)") for MathJax, and the
+    module docstring of every ``optsched.models.<key>`` renders its MILP's
+    objective as math on its API page."""
+    html, status = docs_site
+    assert status == 0
+    for key in ("oasis", "hetero", "edgecloud", "okita", "asrpt"):
+        page = _page(html, f"{key}.html")
+        assert page.count('class="math notranslate nohighlight"') >= 2, key
+        assert 'src="_static/mathjax/tex-chtml.js' in page, key
+        if key != "oasis":
+            assert "Objective and constraints (as printed)" in page, key
+        models = _page(html, f"api/_autosummary/optsched.models.{key}.html")
+        assert 'class="math notranslate nohighlight"' in models, key
 
 
 def test_gallery_shows_every_spec_with_its_record_and_claims(
