@@ -51,6 +51,7 @@ from optsched.asrpt.instance import AsrptInstance
 from optsched.asrpt.schedule import AsrptSchedule
 from optsched.asrpt.timing import Cluster, Stage, stage_times
 from optsched.core.base import OfflineResult, certified_solve, start_objective
+from optsched.core.confirm import check_confirm
 from optsched.core.solver import Deadline, DeadlineExceeded, timed_out
 
 __all__ = [
@@ -237,6 +238,7 @@ def solve_offline(
     start: AsrptSchedule | None = None,
     threads: int | None = 1,
     verbose: bool = False,
+    confirm: str | None = None,
 ) -> OfflineResult:
     """Exact offline optimum of (8) for tiny instances (:func:`build_schedule`).
 
@@ -264,11 +266,26 @@ def solve_offline(
 
     An instance without jobs has the empty schedule, optimal with value 0.
 
+    Parameters
+    ----------
+    inst, time_limit, start
+        The instance, the budget in seconds (None = none), the start (above).
+    threads, verbose
+        HiGHS threads (default 1); show the HiGHS log.
+    confirm
+        None, or ``"scip"``: SCIP re-solves the model HiGHS proved optimal
+        and a different proven optimum is a
+        :class:`~optsched.core.errors.SolverError` (unchanged result when
+        SCIP proves nothing in time; ``pip install optsched[scip]``).
+
     Raises
     ------
     optsched.InfeasibleScheduleError
         If ``start`` fails the checker (``"start: ..."``).
+    ValueError
+        If ``confirm`` is neither None nor ``"scip"``.
     """
+    check_confirm(confirm)
     deadline = Deadline(time_limit)
     ub = start_objective(inst, start, check)
     if inst.n_jobs == 0:
@@ -321,6 +338,7 @@ def solve_offline(
         deadline=deadline,
         threads=threads,
         verbose=verbose,
+        confirm=confirm,
     )
     lb = lower_bound(inst)["lower_bound"]
     bound = max(out.bound, lb) if out.bound == out.bound else lb

@@ -544,6 +544,7 @@ def solve_offline(
     start: EdgeCloudSchedule | None = None,
     threads: int | None = None,
     verbose: bool = False,
+    confirm: str | None = None,
 ) -> OfflineResult:
     """Offline optimum of (2) (with (7) when the instance has storage) by HiGHS.
 
@@ -571,6 +572,13 @@ def solve_offline(
         HiGHS threads (None = HiGHS default).
     verbose
         Show the HiGHS log.
+    confirm
+        None, or ``"scip"``: re-solve the model HiGHS proved optimal with
+        SCIP (one thread, what is left of ``time_limit``) and raise
+        :class:`~optsched.core.errors.SolverError` when SCIP proves another
+        optimum (:func:`optsched.core.confirm.confirm_scip`); the result is
+        unchanged when SCIP does not prove optimality in time.  Needs
+        pyscipopt (``pip install optsched[scip]``).
 
     Returns
     -------
@@ -616,4 +624,5 @@ def solve_offline(
         bound=lambda: jct_bound(inst),
         threads=threads,
         verbose=verbose,
+        confirm=confirm,
     )

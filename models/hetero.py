@@ -169,6 +169,7 @@ import pyomo.environ as pyo
 from pyomo.common.collections import ComponentMap
 
 from optsched.core.base import OfflineResult, certified_solve, start_objective
+from optsched.core.confirm import check_confirm
 from optsched.core.errors import SolverError
 from optsched.core.protocols import Status
 from optsched.core.solver import Deadline, solve
@@ -803,6 +804,7 @@ def solve_exact(
     cuts: int = 64,
     threads: int | None = None,
     verbose: bool = False,
+    confirm: str | None = None,
 ) -> OfflineResult:
     """Certified optimum of P1 (8) on the true throughput by outer approximation.
 
@@ -840,6 +842,8 @@ def solve_exact(
         Initial tangents per job (:func:`build_model`).
     threads, verbose
         Passed to :func:`optsched.core.solver.solve`.
+    confirm
+        None or ``"scip"``: a second opinion from SCIP (:func:`_last_proven_milp`).
 
     Returns
     -------
@@ -864,6 +868,7 @@ def solve_exact(
     optsched.InfeasibleScheduleError
         If ``start`` fails the checker (``"start: ..."``).
     """
+    check_confirm(confirm)
     deadline = Deadline(time_limit)
     if inst.n_jobs == 0:
         K = inst.n_workers
@@ -906,7 +911,27 @@ def solve_exact(
         bound=lambda: min(trivial, ev.objective),
         solve_step=oa_rounds,
         deadline=deadline,
+        confirm=confirm,
+        final_model=_last_proven_milp,
     )
+
+
+def _last_proven_milp(model: pyo.ConcreteModel) -> tuple[pyo.ConcreteModel, float]:
+    """The MILP of the last round of :func:`_oa_loop` and HiGHS's optimum of it.
+
+    For ``confirm="scip"``: the tangents added after that solve are
+    deactivated (the model is not solved again), so SCIP gets exactly the
+    model HiGHS proved optimal; they would raise the optimum where the loop
+    stopped at ``rel_gap`` with new tangents.  The value is in the model's
+    (scaled) units.  SCIP's time and a mismatch follow
+    :func:`optsched.core.base.certified_solve` (one thread, what is left of
+    ``time_limit``; the result is unchanged when SCIP proves nothing).
+    """
+    n_cuts, objective = model._p1_last_round
+    for index in model.oa_cuts:
+        if index > n_cuts:
+            model.oa_cuts[index].deactivate()
+    return model, objective
 
 
 def solve_offline(
@@ -914,10 +939,34 @@ def solve_offline(
     *,
     time_limit: float | None = 60.0,
     start: HeteroPlacement | None = None,
+    confirm: str | None = None,
     **options: Any,
 ) -> OfflineResult:
-    """Certified optimum of P1 (8): :func:`solve_exact` (``options`` are its keywords)."""
-    return solve_exact(inst, time_limit=time_limit, start=start, **options)
+    """Certified optimum of P1 (8): :func:`solve_exact` (``options`` are its keywords).
+
+    Parameters
+    ----------
+    inst
+        The instance.
+    time_limit
+        Wall-clock budget in seconds (None = none).
+    start
+        A checked placement of ``inst``, or None.
+    confirm
+        None, or ``"scip"``: confirm the proven optimum of the last
+        outer-approximation MILP with SCIP (see :func:`solve_exact`;
+        ``pip install optsched[scip]``).
+    **options
+        Further keywords of :func:`solve_exact` (``rel_gap``, ``threads``, ...).
+
+    Returns
+    -------
+    OfflineResult
+        :func:`solve_exact`'s result.
+    """
+    return solve_exact(
+        inst, time_limit=time_limit, start=start, confirm=confirm, **options
+    )
 
 
 def _oa_loop(
@@ -959,6 +1008,8 @@ def _oa_loop(
             best_bound = max(best_bound, res.bound / scale)
         true_obj = math.nan
         added = 0
+        # what HiGHS solved this round (for confirm="scip", _last_proven_milp)
+        model._p1_last_round = (len(model.oa_cuts), res.objective)
         if res.has_solution:
             sched = extract_schedule(model, inst)
             ev = check(inst, sched)

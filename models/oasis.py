@@ -493,6 +493,7 @@ def solve_offline(
     start: OasisSchedule | None = None,
     threads: int | None = None,
     verbose: bool = False,
+    confirm: str | None = None,
 ) -> OfflineResult:
     """Offline optimum of (1)-(13) with HiGHS on :func:`build_model`.
 
@@ -517,6 +518,13 @@ def solve_offline(
         HiGHS threads (None = HiGHS default).
     verbose
         Show the HiGHS log.
+    confirm
+        None, or ``"scip"``: re-solve the model HiGHS proved optimal with
+        SCIP (one thread, what is left of ``time_limit``) and raise
+        :class:`~optsched.core.errors.SolverError` when SCIP proves another
+        optimum (:func:`optsched.core.confirm.confirm_scip`); the result is
+        unchanged when SCIP does not prove optimality in time.  Needs
+        pyscipopt (``pip install optsched[scip]``).
 
     Returns
     -------
@@ -561,6 +569,7 @@ def solve_offline(
         bound=lambda: utility_bound(inst),
         threads=threads,
         verbose=verbose,
+        confirm=confirm,
         options=HIGHS_OPTIONS,
     )
 

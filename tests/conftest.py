@@ -91,6 +91,9 @@ SLOW_TESTS: frozenset[str] = frozenset(
     {
         "tests/asrpt/test_asrpt_offline.py::test_bounds_sandwich_the_optimum",
         "tests/asrpt/test_asrpt_offline.py::test_milp_equals_brute_force_random",
+        "tests/core/test_confirm_scip.py::test_confirm_keeps_the_highs_optimum[edgecloud]",
+        "tests/core/test_confirm_scip.py::test_confirm_keeps_the_highs_optimum[hetero]",
+        "tests/core/test_confirm_scip.py::test_confirm_keeps_the_highs_optimum[okita]",
         "tests/core/test_core_adversary.py::test_anneal_with_several_starts_begins_at_the_worst_generated_instance",
         "tests/core/test_core_adversary.py::test_cli_worst_case_writes_files_and_prints_the_bound",
         "tests/core/test_core_adversary.py::test_evolve_is_deterministic_and_counts_invalid_draws",

@@ -464,6 +464,8 @@ def certified_solve(
     threads: int | None = None,
     verbose: bool = False,
     options: Mapping[str, Any] | None = None,
+    confirm: str | None = None,
+    final_model: Callable[[Any], tuple[Any, float]] | None = None,
 ) -> OfflineResult:
     """Build, start, solve, extract, check: the offline optimum of one instance.
 
@@ -488,6 +490,8 @@ def certified_solve(
        before HiGHS, the result is status ``time_limit`` with the start as
        incumbent and ``bound()`` (a valid bound without a solve, NaN when
        None) as bound (:func:`optsched.core.solver.timed_out`).
+    6. ``confirm="scip"``: SCIP re-solves a model HiGHS proved optimal
+       (:func:`_confirm`).
 
     Parameters
     ----------
@@ -506,25 +510,36 @@ def certified_solve(
         default ``Deadline(time_limit)`` from now.
     threads, verbose, options
         Passed to :func:`optsched.core.solver.solve` (single solve only).
+    confirm, final_model
+        See :func:`_confirm` (None: no second opinion).
 
     Returns
     -------
     OfflineResult
-        ``runtime`` from the start of the budget.
+        ``runtime`` from the start of the budget to the end of HiGHS.
 
     Raises
     ------
     InfeasibleScheduleError
         When ``start`` fails the checker (``"start: ..."``).
+    SolverError
+        When HiGHS's result contradicts the checked ``start`` or SCIP's.
+    ValueError, ImportError
+        A bad ``confirm`` (:func:`_confirm`).
     """
+    from .confirm import check_confirm
     from .solver import Deadline, DeadlineExceeded, keep_better, solve, timed_out
 
+    check_confirm(confirm)
     dl = Deadline(time_limit) if deadline is None else deadline
     start_obj = start_objective(inst, start, check)
     try:
         model = build(dl)
         if isinstance(model, OfflineResult):
             return model
+        if confirm is not None and solve_step is not None and final_model is None:
+            raise ValueError(f"confirm={confirm!r} is not available for {model.name} "
+                             "(the model solves in rounds)")  # fmt: skip
         values = None
         if start is not None and start_values is not None:
             dl.check("applying the MIP start")
@@ -532,6 +547,7 @@ def certified_solve(
         dl.check("applying the MIP start")
     except DeadlineExceeded:
         return timed_out(dl, math.nan if bound is None else bound(), start, start_obj)
+    highs_objective = math.nan  # HiGHS's value of the model, for confirm
     if solve_step is not None:
         out = solve_step(model, values, dl)
     else:
@@ -546,8 +562,41 @@ def certified_solve(
         out = OfflineResult.from_solve(
             res, dl.began, lambda: extract(model), lambda s: check(inst, s)
         )
+        highs_objective = res.objective
     _certify_against_start(out, sense, start, start_obj)
+    if confirm is not None and out.status == "optimal":
+        _confirm(model, highs_objective, final_model if solve_step else None, dl)
     return keep_better(out, sense, start, start_obj)
+
+
+def _confirm(
+    model: Any,
+    highs_objective: float,
+    final_model: Callable[[Any], tuple[Any, float]] | None,
+    deadline: Deadline,
+) -> None:
+    """Step 6 of :func:`certified_solve`: ``confirm="scip"``, a second opinion.
+
+    When HiGHS proved an optimum, SCIP re-solves the same Pyomo model with
+    one thread and what is left of the budget
+    (:func:`optsched.core.confirm.confirm_scip`, needs pyscipopt: ``pip
+    install optsched[scip]``) and compares its proven optimum with HiGHS's
+    objective value of the model (not the checker's recomputation): more
+    than 1e-6 relative apart is a :class:`SolverError`.  When SCIP does not
+    prove optimality in time, the result stands unchanged (an
+    :class:`~optsched.core.confirm.UnconfirmedWarning` says so).
+
+    ``confirm`` is None or ``"scip"`` (else a ValueError naming the value;
+    ``"scip"`` without pyscipopt is an ImportError).  A model that solves in
+    rounds (``solve_step``) passes ``final_model(model) -> (model,
+    objective)``: the model exactly as HiGHS last proved it optimal and
+    HiGHS's value of it; without it ``confirm`` is a ValueError.
+    """
+    from .confirm import confirm_scip
+
+    if final_model is not None:
+        model, highs_objective = final_model(model)
+    confirm_scip(model, highs_objective, time_limit=deadline.remaining())
 
 
 def _certify_against_start(
@@ -586,7 +635,8 @@ def lazy_solve_offline(module: str, doc: str) -> Callable[..., OfflineResult]:
     Callable
         ``solve_offline(inst, *, time_limit=60.0, start=None, **options)``:
         ``start`` is the caller's MIP start (a checked schedule or None),
-        ``options`` the model's own keywords (``threads``, ``verbose``, ...).
+        ``options`` the model's own keywords (``threads``, ``verbose``,
+        ``confirm="scip"`` for a second opinion from SCIP, ...).
     """
 
     def solve_offline(
