@@ -40,6 +40,7 @@ from __future__ import annotations
 import itertools
 import math
 from collections.abc import Sequence
+from dataclasses import replace
 
 import numpy as np
 import pyomo.environ as pyo
@@ -50,7 +51,12 @@ from optsched.asrpt.check import check
 from optsched.asrpt.instance import AsrptInstance
 from optsched.asrpt.schedule import AsrptSchedule
 from optsched.asrpt.timing import Cluster, Stage, stage_times
-from optsched.core.base import OfflineResult, certified_solve, start_objective
+from optsched.core.base import (
+    OfflineResult,
+    best_bound,
+    certified_solve,
+    start_objective,
+)
 from optsched.core.confirm import check_confirm
 from optsched.core.solver import Deadline, DeadlineExceeded, timed_out
 
@@ -248,8 +254,10 @@ def solve_offline(
     its value bounds the horizon of the model and it is the incumbent when
     HiGHS stops without a better one.  HiGHS gets no MIP start.  Without
     ``start`` the :func:`serial_schedule` plays that part.  The reported
-    ``bound`` is the larger of HiGHS's bound and
-    :func:`optsched.asrpt.bounds.lower_bound`.
+    ``bound`` of an unproven solve is the larger (``bound_kind`` ``milp``
+    or ``combinatorial``) of HiGHS's bound and
+    :func:`optsched.asrpt.bounds.lower_bound` (valid for (8) as modelled,
+    as that module's docstring argues).
 
     ``time_limit`` covers everything from the call on: the serial schedule,
     the placement enumeration, the model building and HiGHS (which gets
@@ -300,7 +308,8 @@ def solve_offline(
             deadline.check("building the serial schedule")
             start = serial_schedule(inst)
         except DeadlineExceeded:
-            return timed_out(deadline, lower_bound(inst)["lower_bound"])
+            lb = lower_bound(inst)["lower_bound"]
+            return replace(timed_out(deadline, lb), bound_kind="combinatorial")
         ub = start_objective(inst, start, check)
     opts: list = []
 
@@ -340,9 +349,20 @@ def solve_offline(
         verbose=verbose,
         confirm=confirm,
     )
+    return _error_bound(inst, out) if out.status == "error" else out
+
+
+def _error_bound(inst: AsrptInstance, out: OfflineResult) -> OfflineResult:
+    """``out`` (status ``error``) with the larger of its bound and ``lower_bound``.
+
+    (:func:`~optsched.core.base.certified_solve` does this for ``time_limit``.)
+    """
     lb = lower_bound(inst)["lower_bound"]
-    bound = max(out.bound, lb) if out.bound == out.bound else lb
-    return OfflineResult(out.objective, bound, out.status, out.runtime, out.schedule)
+    cands: dict[str, float] = {}
+    if out.bound_kind != "none":
+        cands[out.bound_kind] = out.bound
+    value, kind = best_bound("min", {**cands, "combinatorial": lb})
+    return replace(out, bound=value, bound_kind=kind)
 
 
 def _not_modelled(
@@ -350,4 +370,6 @@ def _not_modelled(
 ) -> OfflineResult:
     """The unproven result of an instance too large to model (see :func:`solve_offline`)."""
     lb = lower_bound(inst)["lower_bound"]
-    return OfflineResult(ub, lb, "time_limit", deadline.elapsed(), start)
+    return OfflineResult(
+        ub, lb, "time_limit", deadline.elapsed(), start, "combinatorial"
+    )

@@ -584,7 +584,9 @@ def solve_offline(
     -------
     OfflineResult
         ``objective`` is the checker's total JCT of the incumbent (NaN when
-        there is none), ``bound`` HiGHS's lower bound, ``status`` from
+        there is none), ``bound`` HiGHS's lower bound, or when not
+        proven the larger of it and :func:`jct_bound` (``bound_kind``
+        ``milp`` or ``combinatorial``), ``status`` from
         :func:`optsched.core.solver.solve` (``optimal`` only when HiGHS proved
         a zero gap; ``infeasible`` also when some job cannot finish by ``T``
         on any server), ``runtime`` the wall time of build + solve.  When

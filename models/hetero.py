@@ -171,7 +171,7 @@ from pyomo.common.collections import ComponentMap
 from optsched.core.base import OfflineResult, certified_solve, start_objective
 from optsched.core.confirm import check_confirm
 from optsched.core.errors import SolverError
-from optsched.core.protocols import Status
+from optsched.core.protocols import BoundKind, Status
 from optsched.core.solver import Deadline, solve
 from optsched.hetero.check import check
 from optsched.hetero.instance import HeteroInstance
@@ -986,6 +986,7 @@ def _oa_loop(
 ) -> OfflineResult:
     """The outer-approximation rounds of :func:`solve_exact` (its solve step)."""
     best_bound = trivial
+    kind: BoundKind = "combinatorial"  # which bound best_bound is
     status: Status = "time_limit"
     history: list[dict[str, Any]] = [{"status": "start", "true_objective": best_obj}]
     for _ in range(max_rounds):
@@ -1004,8 +1005,8 @@ def _oa_loop(
             history.append({"status": res.status, "runtime": res.runtime})
             status = "error"
             break
-        if not math.isnan(res.bound):
-            best_bound = max(best_bound, res.bound / scale)
+        if not math.isnan(res.bound) and res.bound / scale > best_bound:
+            best_bound, kind = res.bound / scale, "milp"
         true_obj = math.nan
         added = 0
         # what HiGHS solved this round (for confirm="scip", _last_proven_milp)
@@ -1029,12 +1030,13 @@ def _oa_loop(
             }
         )
         if best_bound > best_obj * (1.0 + rel_gap + 1e-9):
-            status, best_bound = "error", trivial  # an invalid HiGHS bound
+            # an invalid HiGHS bound
+            status, best_bound, kind = "error", trivial, "combinatorial"
             break
         if res.status != "optimal":
             break
         if best_obj - best_bound <= rel_gap * best_obj:
-            status = "optimal"
+            status, kind = "optimal", "milp"  # proven by the MILP rounds
             break
         if added == 0:
             status = "error"  # tangents present, gap open: tolerances
@@ -1049,4 +1051,4 @@ def _oa_loop(
             "history": history,
         }
     )
-    return OfflineResult(best_obj, best_bound, status, runtime, best_sched)
+    return OfflineResult(best_obj, best_bound, status, runtime, best_sched, kind)

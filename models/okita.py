@@ -715,7 +715,9 @@ def solve_offline(
     -------
     OfflineResult
         ``objective`` is the checker's total cost of the incumbent (NaN when
-        there is none), ``bound`` HiGHS's lower bound, ``status`` from
+        there is none), ``bound`` HiGHS's lower bound, or when not
+        proven the larger of it and :func:`cost_bound` (``bound_kind``
+        ``milp`` or ``combinatorial``), ``status`` from
         :func:`optsched.core.solver.solve` (``optimal`` only when proven),
         ``runtime`` the wall time of build + solve.  When ``time_limit`` runs
         out before HiGHS starts: status ``time_limit``, ``start`` as

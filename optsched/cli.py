@@ -358,7 +358,8 @@ def cmd_solve(args: argparse.Namespace) -> int:
     else:
         print(
             f"{p.key}: status={res.status} incumbent={res.objective:.6g} "
-            f"bound={res.bound:.6g} runtime={res.runtime:.2f}s (not proven optimal)"
+            f"bound={res.bound:.6g} ({res.bound_kind}) runtime={res.runtime:.2f}s "
+            "(not proven optimal)"
         )
     if args.output:
         if res.schedule is not None:

@@ -93,6 +93,8 @@ SLOW_TESTS: frozenset[str] = frozenset(
         "tests/okita/test_okita_formulation_v2.py::test_v2_equals_v1_on_generated",
         "tests/okita/test_okita_formulation_v2.py::test_v2_equals_v1_and_brute_force_on_tiny",
         "tests/asrpt/test_asrpt_offline.py::test_milp_equals_brute_force_random",
+        "tests/core/test_bound_kind.py::test_every_paper_reports_a_valid_named_bound",
+        "tests/core/test_bound_kind.py::test_oasis_colgen_bound_is_valid",
         "tests/core/test_confirm_scip.py::test_confirm_keeps_the_highs_optimum[edgecloud]",
         "tests/core/test_confirm_scip.py::test_confirm_keeps_the_highs_optimum[hetero]",
         "tests/core/test_confirm_scip.py::test_confirm_keeps_the_highs_optimum[okita]",
