@@ -5,7 +5,7 @@ VENV := .venv
 BIN := $(VENV)/bin
 STAMP := $(VENV)/.installed
 
-.PHONY: demo test test-fast lint figures figures-quick figures-report notebooks bench diagnoses clean
+.PHONY: demo test test-fast lint browser docs figures figures-quick figures-report notebooks bench diagnoses clean
 
 $(STAMP): pyproject.toml setup.py
 	test -x $(BIN)/python || $(PYTHON) -m venv $(VENV)
@@ -31,8 +31,9 @@ lint: $(STAMP)
 test test-fast: export PYTHONDONTWRITEBYTECODE :=
 
 # the full suite, what CI runs: lint, then every test and notebook on both
-# cores, with the 15 slowest tests listed at the end
-test: lint
+# cores, with the 15 slowest tests listed at the end (the browser test of the
+# site needs Chromium: `browser` installs it when missing)
+test: lint browser
 	$(BIN)/python -m pytest -q -n 2 --dist loadgroup --durations=15 --nbmake notebooks tests
 
 # the edit loop: unit, hypothesis and brute-force tests (not slow, no notebooks)
@@ -50,6 +51,31 @@ figures-quick: $(STAMP)
 # rebuild the findings table of paper_figures/README.md from paper_figures/claims
 figures-report: $(STAMP)
 	$(BIN)/optsched figure report
+
+# the documentation site (docs/conf.py): pages of docs/, the notebooks with
+# their committed outputs, the API reference from the docstrings; every
+# warning is an error
+docs: $(STAMP)
+	$(BIN)/sphinx-build -W --keep-going -b html docs docs/_build/html
+
+# headless Chromium for tests/test_docs_browser.py: Debian's `chromium`, driven
+# by Playwright (which never downloads a browser); installed with apt-get
+# (as root, else through sudo) when no `chromium` is on PATH and
+# OPTSCHED_CHROMIUM does not name another binary
+browser:
+	@if [ -n "$$OPTSCHED_CHROMIUM" ] || command -v chromium >/dev/null 2>&1; then exit 0; fi; \
+	if ! command -v apt-get >/dev/null 2>&1; then \
+		echo "make browser: WARNING: no 'chromium' on PATH and no apt-get to install" \
+			"it; install Chromium with your package manager, or set" \
+			"OPTSCHED_CHROMIUM to a Chromium binary (the browser test is skipped)" >&2; \
+		exit 0; \
+	fi; \
+	if [ "$$(id -u)" -eq 0 ]; then SUDO=; else SUDO=sudo; fi; \
+	echo "make browser: installing Debian's chromium (apt-get)"; \
+	$$SUDO env DEBIAN_FRONTEND=noninteractive apt-get update -q && \
+	$$SUDO env DEBIAN_FRONTEND=noninteractive apt-get install -y -q chromium || \
+	echo "make browser: WARNING: apt-get could not install chromium;" \
+		"tests/test_docs_browser.py will be skipped" >&2
 
 # re-execute the teaching notebooks in place, keeping their outputs
 notebooks: $(STAMP)
@@ -75,4 +101,4 @@ diagnoses: $(STAMP)
 	$(BIN)/python -m benchmarks.oasis_fig3_diagnosis
 
 clean:
-	rm -rf $(VENV) paper_figures/out .pytest_cache build optsched.egg-info
+	rm -rf $(VENV) paper_figures/out .pytest_cache build optsched.egg-info docs/_build docs/api/_autosummary docs/gallery

@@ -1,4 +1,4 @@
-"""Offline models of Luo et al. (A-SRPT): exact placement and scheduling MILPs.
+r"""Offline models of Luo et al. (A-SRPT): exact placement and scheduling MILPs.
 
 Placement (Table II's "ILP")
 ----------------------------
@@ -27,6 +27,16 @@ Variables ``y[i, o, t] = 1`` when job ``i`` starts at slot ``t`` with option
     min  sum y[i, o, t] (t + d_io)
     s.t. sum_{o, t} y[i, o, t] = 1                               each job
          sum_{i, o, t: t <= tau < t + d_io} u_o[m] y[i, o, t] <= g  (3)
+
+In formulas, with :math:`u_o^m` the GPUs option :math:`o` takes on
+server :math:`m`:
+
+.. math::
+
+   \min \sum_{i,o,t} (t + d_{io}) \, y_{i,o,t}
+   \quad \text{s.t.} \quad \sum_{o,t} y_{i,o,t} = 1 \ \ \forall i, \qquad
+   \sum_{i,o,t :\, t \le \tau < t + d_{io}} u_o^m \, y_{i,o,t} \le g
+   \ \ \forall m, \tau,
 
 with ``t`` from ``r_i`` (1) to ``last_i = floor(UB - sum_{j != i} (r_j +
 dmin_j) - dmin_i)``: every schedule of total at most ``UB`` (a checked

@@ -1,4 +1,4 @@
-"""Offline model of Wang et al. (edge-cloud, preemptive): exact MILP of problem (2).
+r"""Offline model of Wang et al. (edge-cloud, preemptive): exact MILP of problem (2).
 
 Exact MILP of (2a)-(2k) (and (7b)-(7d) with ``storage``)
 ---------------------------------------------------------
@@ -55,6 +55,17 @@ Constraints (component names carry the equation numbers)::
     sum_{s,w} y[j,d,s,w,t] <= sum_{t' >= t} u[j,t']     c2j_completion_upper
     u[j,t] <= sum_{d,s,w} y[j,d,s,w,t]                  c2j_completion_lower
     objective (2) = sum_{j,t} (t - r_j) u[j,t]          obj
+
+In formulas: the objective and the rows that carry (2b) per chunk and
+the completion slot (2j) of the sum:
+
+.. math::
+
+   \min\ & \sum_{j} \sum_{t \ge \mathrm{first}_j} (t - r_j) \, u_{j,t} \\
+   \text{s.t.}\ & \sum_{s,w,t} y_{j,d,s,w,t} \ge k_{j0} - (k_{j0} - k_{j1}) \, \zeta_j
+       \quad \forall j, d, \qquad \sum_t u_{j,t} = 1, \\
+   & u_{j,t} \le \sum_{d,s,w} y_{j,d,s,w,t}, \qquad
+       \sum_{s,w} y_{j,d,s,w,t} \le \sum_{t' \ge t} u_{j,t'} \quad \forall j, d, t.
 
 (2a), (2i) and (2k) hold by the variable domains.  Capacity rows with a
 single term are not written (the variable is binary).

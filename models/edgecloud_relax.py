@@ -15,9 +15,11 @@ is a lower bound on the optimum of (2).  Sec. IV-D relaxes (4h) to
 ``y >= 0``, drops (4c), (4d), (4f), (4g) (and (4e), "redundant") and writes
 the dual (6) with ``alpha_jd`` for (4a) and ``beta_sw(t)`` for (4b).
 
-Readings (indices, slots and the cloud as in ``docs/edgecloud.md`` and
-:mod:`optsched.models.edgecloud`)
-----------------------------------------------------------------------------
+Readings
+--------
+Indices, slots and the cloud as in ``docs/edgecloud.md`` and
+:mod:`optsched.models.edgecloud`.
+
 1. **Per-slot share of a chunk** ``a_jz`` (``rate="slots"``, default):
    ``a_jz = 1 / k_jz`` with ``k_jz = inst.chunk_slots[j, zeta]`` =
    ``ceil(E_j B_j / n_jz)``, i.e. ``n_jsw`` of (3)/(4a) is read as

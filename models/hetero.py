@@ -1,4 +1,4 @@
-"""Models of Liu et al. (TPDS 2024): P3 assignment LP with duals; exact MILP of P1.
+r"""Models of Liu et al. (TPDS 2024): P3 assignment LP with duals; exact MILP of P1.
 
 P3 for a fixed category (assignment LP)
 ---------------------------------------
@@ -9,6 +9,14 @@ placement constraints (8d) is::
     s.t. sum_k x_{i,k} == K_i          for every job i      (c17_workers_per_job)
          sum_i x_{i,k} <= 1            for every worker k   (c8d_worker_once)
          x_{i,k} >= 0                  (x <= 1 is implied by (8d))
+
+In formulas (:func:`build_p3`):
+
+.. math::
+
+   \max \sum_{i,k} \rho_{i,k} \, x_{i,k}
+   \quad \text{s.t.} \quad \sum_k x_{i,k} = K_i \ \ \forall i, \qquad
+   \sum_i x_{i,k} \le 1 \ \ \forall k, \qquad x_{i,k} \ge 0.
 
 (``sum_i K_i = K`` makes every (8d) row tight, which is (8c).)  The
 constraint matrix is that of a bipartite transportation problem, hence
@@ -124,6 +132,25 @@ unless :func:`solve_exact` rescales, see "Numerics" below):
   representative satisfying both families with the same objective, in P1
   and in the MILP (identical jobs share their tangents): the optimum and
   the bounds are unchanged.
+
+In formulas, the MILP solved (valid and symmetry rows left out), with
+:math:`c_i = (T_i / S) \lvert \Pi_i \rvert`, tangent points :math:`V^0`
+and :math:`\mathrm{comm}_i` the communication term above:
+
+.. math::
+
+   \min\ & \sum_{i} \left(\theta_i + \mathrm{comm}_i\right), \qquad
+       \theta_i \ge c_i \left(\frac{2}{V^0} - \frac{V_i}{(V^0)^2}\right)
+       \ \ \text{for every tangent point } V^0, \\
+   \text{s.t.}\ & V_i = \sum_k \rho^*_{i,k} \, \sigma_{i,k}, \qquad
+       \sum_k \sigma_{i,k} = \sum_{m=1}^{M} m \, n_{i,m}, \qquad
+       \sum_{m=1}^{M} n_{i,m} = 1, \\
+   & \sum_i \sigma_{i,k} \le 1, \qquad
+       \sum_{i,k} \sigma_{i,k} = K, \qquad
+       \sigma_{i,k}, n_{i,m} \in \{0, 1\},
+
+a relaxation of (14) (the tangents under-estimate :math:`c_i / V_i`) that
+is exact wherever a tangent touches.
 
 Why it is exact at convergence.  For a feasible ``sigma`` the cheapest
 ``u``, ``z``, ``home`` give exactly the communication term (6) with (5) (the

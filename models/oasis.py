@@ -1,4 +1,4 @@
-"""Offline models of OASiS (Bao et al., INFOCOM 2018): MILP (1)-(13), ILP (14)-(18), dual (19)-(20).
+r"""Offline models of OASiS (Bao et al., INFOCOM 2018): MILP (1)-(13), ILP (14)-(18), dual (19)-(20).
 
 Exact MILP of problem (1)-(13)
 ------------------------------
@@ -29,6 +29,17 @@ The arg max (8) is linearised with the completion indicators::
     n[i, t] <= N_max_i * sum_{t' >= t} u[i, t']            (c8_completion_upper)
     n[i, t] >= u[i, t]                                     (c8_completion_lower)
     objective (1) = sum_{i, t} f_i(t - a_i) u[i, t]
+
+In formulas, with ``n_{i,t} = sum_h y[i, h, t]`` and the capacity rows
+(4)-(7) unchanged:
+
+.. math::
+
+   \max\ & \sum_{i \in [I]} \sum_{t \ge a_i} f_i(t - a_i) \, u_{i,t} \\
+   \text{s.t.}\ & \sum_{t} u_{i,t} = x_i, \qquad
+       u_{i,t} \le n_{i,t} \le N_i^{\max} \sum_{t' \ge t} u_{i,t'}, \\
+   & \sum_{t \ge a_i} n_{i,t} \ge W_i \, x_i \ \ \text{(2)}, \qquad
+       n_{i,t} \le N_i^{\max} x_i \ \ \text{(3)}.
 
 This is exact: if ``u[i, t] = 1`` the upper rows forbid workers after ``t``
 and the lower row puts at least one worker in ``t``, so ``t`` is precisely the
@@ -737,7 +748,7 @@ def best_column(inst: OasisInstance, i: int, p: np.ndarray, q: np.ndarray) -> Co
 
     Unlike Alg. 2 (``optsched.oasis.online.best_schedule``) the worker count of
     a slot is not restricted to ``ceil(d M_i (tau_i + 2e_i/b_i))`` for an
-    integer number ``d`` of chunks, so ``profit >= `` Alg. 2's payoff at the
+    integer number ``d`` of chunks, so ``profit >=`` Alg. 2's payoff at the
     same prices on the empty cluster whenever Alg. 2 finds a schedule.
 
     Parameters

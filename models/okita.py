@@ -1,4 +1,4 @@
-"""Offline model of Han et al. (Okita, UDL at the edge): exact MILP of problem (2).
+r"""Offline model of Han et al. (Okita, UDL at the edge): exact MILP of problem (2).
 
 Exact MILP of (2a)-(2g)
 -----------------------
@@ -46,6 +46,19 @@ Constraints (component names carry the equation numbers)::
                                             (every r' != r)  eq1_exchange
     objective (2) = sum_{i,t} f_i(t - a_i) u[i,t]
                     + sum q^{rr'} delta_i x[i,r,r'] + sum e[i,r,t]   obj
+
+In formulas: the objective and the rows of (2b), (2c) in the job's
+window and the exchange cost of Eq. (1):
+
+.. math::
+
+   \min\ & \sum_{i} \sum_{t \ge a_i} f_i(t - a_i) \, u_{i,t}
+       + \sum_{i, r, r'} q^{rr'} \delta_i \, x_{i,r,r'} + \sum_{i,r,t} e_{i,r,t} \\
+   \text{s.t.}\ & \rho_i \, y_{i,r',t} \ge E_i \, l_{i,r',t}, \qquad
+       \sum_r s_{i,r,t} = \sum_{t' \ge t} u_{i,t'}, \qquad \sum_t u_{i,t} = 1, \\
+   & e_{i,r,t} \ge \pi_i \Bigl(q^{rr'} y_{i,r,t}
+       - \bar{Y}_i^r \sum_{r''} \left(q^{rr'} - q^{rr''}\right)^+ s_{i,r'',t}\Bigr)
+       \quad \forall r' \ne r.
 
 (2f), (2g) and Sec. III-A hold by the variable domains.  Capacity rows that
 cannot bind (every variable at its upper bound fits) are not written.

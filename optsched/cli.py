@@ -491,13 +491,23 @@ def cmd_demo(args: argparse.Namespace) -> int:
     return 0
 
 
+def _record_state(spec: Any) -> str:
+    """``fresh``, ``stale`` or ``not recorded``: the spec's record in paper_figures/claims."""
+    from .core.record import is_stale, read_record
+
+    record = read_record(FIGURES_CLAIMS / spec.paper, spec.name)
+    if record is None:
+        return "not recorded"
+    return "stale" if is_stale(spec, record) else "fresh"
+
+
 def cmd_figure(args: argparse.Namespace) -> int:
     """List, run or report the declarative figure specs (``paper_figures/``)."""
     from .core import experiment
 
     if args.action == "list":
         for name, spec in experiment.specs().items():
-            print(f"{spec.paper}/{name}  ({spec.ref})")
+            print(f"{spec.paper}/{name}  ({spec.ref}; {_record_state(spec)})")
         return 0
     if args.action == "report":
         readme = args.readme or FIGURES_README
@@ -508,14 +518,22 @@ def cmd_figure(args: argparse.Namespace) -> int:
         print(f"rewrote the findings table of {readme}")
         return 0
     if not args.name:
-        raise CliError("figure run needs a NAME (see 'optsched figure list') or 'all'")
+        raise CliError(
+            "figure run needs a NAME (see 'optsched figure list'), 'all' or 'stale'"
+        )
     if args.record and args.quick:
         raise CliError("--record keeps full runs only; drop --quick")
-    chosen = (
-        list(experiment.specs().values())
-        if args.name == "all"
-        else [experiment.get_spec(args.name)]
-    )
+    if args.name == "all":
+        chosen = list(experiment.specs().values())
+    elif args.name == "stale":
+        chosen = [s for s in experiment.specs().values() if _record_state(s) != "fresh"]
+        if not chosen:
+            print("every figure has a fresh record; nothing to run")
+            return 0
+        print(f"{len(chosen)} figures without a fresh record: "
+              f"{', '.join(s.name for s in chosen)}")  # fmt: skip
+    else:
+        chosen = [experiment.get_spec(args.name)]
     outs = [Path(args.out) if args.out else FIGURES_OUT / s.paper for s in chosen]
     for spec, out in zip(chosen, outs, strict=True):
         _check_output("--out", out, folder=True)
@@ -776,7 +794,9 @@ def build_parser() -> argparse.ArgumentParser:
     s.add_argument(
         "name",
         nargs="?",
-        help="run: figure name, key/name, unique prefix (fig5), or 'all'",
+        help="run: figure name, key/name, unique prefix (fig5), 'all', or 'stale' "
+        "(every figure whose record is missing or stale: with --record, what "
+        "'report' needs to show no stale claim)",
     )
     s.add_argument("--quick", action="store_true", help="smoke-test grid (fast)")
     s.add_argument(

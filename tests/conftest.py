@@ -51,7 +51,9 @@ from __future__ import annotations
 import ast
 import fnmatch
 import inspect
+import warnings
 from collections.abc import Iterable
+from pathlib import Path
 
 import pytest
 
@@ -65,6 +67,7 @@ SLOW_FILES: tuple[str, ...] = (
     "notebooks/*.ipynb",  # nbmake: each notebook executed again (3-28 s)
     "tests/test_worst_case_*.py",  # worst-case searches, saved instances re-solved
     "tests/test_*_quick.py",  # benchmark scripts' --quick runs (3-20 s)
+    "tests/test_docs_build.py",  # Sphinx build of the site (80 s on the loaded machine)
 )
 
 #: Fixtures whose users are slow: the fixture takes seconds to build.
@@ -73,6 +76,7 @@ SLOW_FIXTURES: dict[str, str] = {
     "cg_runs": "column generation on four instances (5 s)",
     "wheel_files": "pip wheel of the working tree (3 s)",
     "small_search": "a 13-evaluation worst-case search",
+    "docs_site": "Sphinx build of the documentation site (90-120 s)",
 }
 
 #: Seed sweeps over a memo of optima per seed (``values(seed)``): timing one
@@ -177,6 +181,23 @@ SLOW_TESTS: frozenset[str] = frozenset(
         "tests/test_schedule_roundtrip.py::test_round_trip_keeps_verdict_and_json[oasis]",
     }
 )
+
+
+@pytest.fixture(scope="session")
+def docs_site(tmp_path_factory: pytest.TempPathFactory) -> tuple[Path, int]:
+    """One build of the documentation site per session, as ``make docs``
+    (``sphinx-build -W --keep-going``), into a temporary folder: ``(html
+    folder, sphinx-build exit status)``.  Shared by tests/test_docs_build.py
+    and tests/test_docs_browser.py (one xdist group, so one build)."""
+    from sphinx.cmd.build import build_main
+    from sphinx.deprecation import RemovedInSphinx11Warning
+
+    docs = Path(__file__).resolve().parents[1] / "docs"
+    html = tmp_path_factory.mktemp("docs") / "html"
+    with warnings.catch_warnings():  # 3,000 notices about extensions' internals
+        warnings.simplefilter("ignore", RemovedInSphinx11Warning)
+        status = build_main(["-W", "--keep-going", "-b", "html", str(docs), str(html)])
+    return html, status
 
 
 def slow_reason(

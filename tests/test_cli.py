@@ -81,3 +81,33 @@ def test_ratio_hetero_prints_paper_value_per_algorithm(capsys) -> None:
     opt_row = next(line for line in summary if " optimus " in f" {line} ")
     assert has_row.rstrip().endswith("1.0-1.0")
     assert opt_row.rstrip().endswith("-")
+
+
+def test_figure_list_states_and_run_stale(tmp_path, monkeypatch, capsys) -> None:
+    """`figure list` shows each record's state; `figure run stale` runs exactly the non-fresh ones."""
+    from optsched import cli
+    from optsched.core import experiment
+
+    monkeypatch.setattr(cli, "FIGURES_CLAIMS", tmp_path / "claims")  # nothing recorded
+    assert main(["figure", "list"]) == 0
+    lines = capsys.readouterr().out.splitlines()
+    assert len(lines) == len(experiment.specs())
+    assert all(line.endswith("; not recorded)") for line in lines)
+
+    monkeypatch.setattr(cli, "_record_state", lambda spec: "fresh")
+    assert main(["figure", "run", "stale", "--quick"]) == 0
+    assert "nothing to run" in capsys.readouterr().out
+
+    one = "fig4_prediction_error_share"
+    monkeypatch.setattr(
+        cli, "_record_state", lambda s: "stale" if s.name == one else "fresh"
+    )
+    out = tmp_path / "out"
+    args = ["figure", "run", "stale", "--quick", "--out", str(out), "--no-progress"]
+    assert main([*args, "--workers", "1"]) == 0
+    assert f"1 figures without a fresh record: {one}" in capsys.readouterr().out
+    assert {p.name for p in out.iterdir()} == {
+        f"{one}.csv",
+        f"{one}.png",
+        f"{one}.claims.csv",
+    }

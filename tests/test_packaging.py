@@ -97,9 +97,12 @@ def _recipe(target: str) -> str:
 
 
 def test_make_test_is_the_full_suite_on_two_workers() -> None:
-    """``make test`` (what CI runs) lints, then runs tests and notebooks on 2 xdist workers."""
+    """``make test`` (what CI runs) lints, gets Chromium for the browser test of
+    the site, then runs tests and notebooks on 2 xdist workers."""
     recipe = _recipe("test")
-    assert recipe.split("\n")[0].split() == ["lint"]
+    assert recipe.split("\n")[0].split() == ["lint", "browser"]
+    browser = _recipe("browser")
+    assert "command -v chromium" in browser and "apt-get install -y" in browser
     for flag in (
         "-n 2",
         "--dist loadgroup",

@@ -1,6 +1,7 @@
-"""The README's Python examples run as plain scripts (the README is the fixture).
+"""The Python examples of the README and the getting-started page run as plain scripts.
 
-Every fenced ``python`` block of ``README.md`` is saved as ``example_<i>.py``
+Every fenced ``python`` block of ``README.md`` and ``docs/getting_started.md``
+(the files are the fixture) is saved as ``example_<i>.py``
 in a temporary folder and run with this interpreter, without an
 ``if __name__ == "__main__":`` guard, exactly as a new user would paste it.
 """
@@ -14,7 +15,9 @@ from pathlib import Path
 
 import pytest
 
-README = Path(__file__).resolve().parents[1] / "README.md"
+ROOT = Path(__file__).resolve().parents[1]
+README = ROOT / "README.md"
+GETTING_STARTED = ROOT / "docs" / "getting_started.md"
 BLOCK = re.compile(r"^```python\n(.*?)^```", re.M | re.S)
 
 
@@ -23,20 +26,25 @@ def python_blocks(text: str) -> list[str]:
     return BLOCK.findall(text)
 
 
+def all_blocks() -> list[str]:
+    """The python blocks of the README, then those of the getting-started page."""
+    return python_blocks(README.read_text()) + python_blocks(
+        GETTING_STARTED.read_text()
+    )
+
+
 def test_readme_has_python_examples() -> None:
-    """The README shows at least the library and the figure example."""
-    blocks = python_blocks(README.read_text())
-    assert len(blocks) >= 2
-    assert any("optsched.ratios(" in b for b in blocks)
-    assert any("experiment.run(" in b for b in blocks)
+    """The README shows the library example; getting started adds the figure example."""
+    assert any("optsched.ratios(" in b for b in python_blocks(README.read_text()))
+    assert any(
+        "experiment.run(" in b for b in python_blocks(GETTING_STARTED.read_text())
+    )
 
 
-@pytest.mark.parametrize(
-    "index", range(len(python_blocks(README.read_text()))), ids=lambda i: f"block{i}"
-)
+@pytest.mark.parametrize("index", range(len(all_blocks())), ids=lambda i: f"block{i}")
 def test_readme_example_runs_as_script(index: int, tmp_path: Path) -> None:
-    """A README python block saved as a script exits 0, once, with no traceback."""
-    code = python_blocks(README.read_text())[index]
+    """A README or getting-started python block saved as a script exits 0, once."""
+    code = all_blocks()[index]
     script = tmp_path / f"example_{index}.py"
     start, done = f"readme example {index}: start", f"readme example {index}: done"
     script.write_text(f"print({start!r})\n{code}\nprint({done!r})\n")

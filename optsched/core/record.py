@@ -28,6 +28,7 @@ from __future__ import annotations
 
 import ast
 import datetime as _dt
+import functools
 import gzip
 import hashlib
 import importlib
@@ -72,8 +73,20 @@ CORE_MODULES = (
 
 
 def _tree_text(path: Path) -> str:
-    """The syntax tree of a Python file without docstrings, as text."""
-    tree = ast.parse(path.read_text())
+    """The syntax tree of a Python file without docstrings, as text.
+
+    Memoised per file, size and modification time (:func:`_parsed_tree`):
+    the digests of every spec share the slice and core files, and the docs
+    build digests all of them.
+    """
+    st = path.stat()
+    return _parsed_tree(str(path), st.st_size, st.st_mtime_ns)
+
+
+@functools.lru_cache(maxsize=512)
+def _parsed_tree(path: str, size: int, mtime_ns: int) -> str:
+    """:func:`_tree_text` of ``path`` as of ``size`` and ``mtime_ns`` (cache keys)."""
+    tree = ast.parse(Path(path).read_text())
     for node in ast.walk(tree):
         body = getattr(node, "body", None)
         if (

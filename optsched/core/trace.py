@@ -145,7 +145,7 @@ def sample_path(name: str = "alibaba_gpu_v2023_default.csv") -> Path:
 
 
 def window(df: pd.DataFrame, n_jobs: int, start: int = 0) -> pd.DataFrame:
-    """Jobs ``start .. start + n_jobs - 1`` of ``df`` (submission order), times from 0.
+    """Jobs ``iloc[start : start + n_jobs]`` of ``df`` (submission order), times from 0.
 
     ``submit`` and ``start`` are shifted so the window's first submission
     is at 0.

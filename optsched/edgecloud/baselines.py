@@ -137,7 +137,7 @@ def tiresias_l(
     the attained service of a job is its number of workers times the time
     it has trained, summed over slots (worker-hours: workers training in a
     slot times ``slot_hours``).  With thresholds ``th_1 < th_2 < ...`` a job
-    is in queue ``i`` = number of thresholds ``<= `` its service (queue 0,
+    is in queue ``i`` = number of thresholds ``<=`` its service (queue 0,
     the highest priority, for new jobs); it is demoted as soon as its
     service reaches the next threshold (checked at the start of every
     slot).  Lower queue first; FIFO (arrival, then index) within a queue.

@@ -62,8 +62,9 @@ What fails, and why (measured by the tests)
   This is the most frequent violation on the generated instances.
 * **Lemma 2 on the chunk's own worker** needs the worker busy from ``t0``
   on (Cases 1-3 write ``t' - r_j`` as a sum of processing times); idle
-  gaps or a PS shortage (reading 8 of :mod:`.online`) break it, and so does
-  any slot after the worker has emptied (``beta = 0``: no case applies, but
+  gaps or a PS shortage (reading 8 of :mod:`optsched.edgecloud.online`)
+  break it, and so does any slot after the worker has emptied
+  (``beta = 0``: no case applies, but
   ``alpha`` still contains the postponement term ``p sum_{A_2} 1/D_j'``).
 * **Lemma 4** (``sum alpha = sum beta``) needs every chunk's realised
   completion to equal its ``Q`` plus the postponements charged to later

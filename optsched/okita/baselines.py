@@ -56,7 +56,8 @@ unit resource cost":
    slots' exchange and resource costs; the cheapest feasible ``l`` wins
    (ties: smallest ``l``).  If no ``l`` fits from slot ``t``, the job waits
    (reading 1) and plans again next slot.
-8a. **Whole chunks.**  A site's workers train ``floor(rho_i y^r / E_i)``
+
+   8a. **Whole chunks.**  A site's workers train ``floor(rho_i y^r / E_i)``
    chunks per slot (Okita's reading 2), so when ``rho_i / E_i`` is not an
    integer the ``N`` of reading 8 can leave chunks untrained; ``N`` is then
    raised, one worker at a time, until the plan's placements train every

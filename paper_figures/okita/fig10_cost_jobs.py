@@ -13,14 +13,9 @@ default 100; the values of I are on the figure's axis only, the number of
 runs is not stated.  Ours: I = 20, 40, 60, 80, 100 (the paper's default as
 the largest), ``R = 50``, ``T = 150``, 3 seeds.
 
-The sigmoid reading (``sigmoid_reading.with_sigmoid_part``; docs/okita.md,
-"Diagnosis: the cost reading").  The paper calls its cost a "Sigmoid
-Function" but prints ``tau e^{0.25 t}``.  The grid also runs every point
-with the saturating ``sigmoid`` kind (``tau / (1 + e^{-0.25 (t - 4)})``,
-same instances but for the cost); the claims above see only the printed
-``exp`` rows, and each is repeated on the sigmoid rows as "..., sigmoid
-reading" (status ``reading`` when it holds).  The plot shows the ``exp``
-rows.
+Sigmoid reading: the grid also runs every point with the saturating
+``sigmoid`` cost, and every claim is repeated on those rows ("..., sigmoid
+reading"); ``sigmoid_reading.with_sigmoid_part`` says how (docs/okita.md).
 """
 
 from optsched.figures.okita.sigmoid_reading import with_sigmoid_part

@@ -159,3 +159,23 @@ def test_large_instances_give_a_certified_interval():
     assert len(rows) == 2
     assert (rows["ratio_lo"] >= 1 - 1e-12).all()
     assert (rows["ratio_lo"] <= rows["ratio_hi"]).all()
+
+
+def test_a_short_time_limit_keeps_the_start_as_incumbent():
+    """Issue 26 item 7: 20 jobs, 5 s -- the MILP is cut short, the start stays the incumbent.
+
+    Before, this solve returned ``time_limit`` with objective NaN, so the
+    ratio harness had no interval; with the harness's start the incumbent is
+    at least as good as the best checked online schedule and lies above the
+    bound.
+    """
+    from optsched.core.ratio import best_start
+
+    inst = generate(1, n_jobs=20, n_servers=2, gpus_per_server=2)
+    p = optsched.get_paper("asrpt")
+    res = solve_offline(inst, time_limit=5, start=best_start(p, inst))
+    assert res.status in ("optimal", "time_limit")
+    best = min(check(inst, p.run(a, inst)).objective for a in p.algorithms)
+    assert math.isfinite(res.objective) and res.objective <= best + 1e-9
+    assert res.objective == pytest.approx(check(inst, res.schedule).objective)
+    assert res.bound <= res.objective + 1e-9

@@ -179,7 +179,14 @@ def test_cost_claim_statuses_by_hand():
     assert scale.status(ex.Change(0.074, 1.0)) == "trend only"
     assert scale.status(ex.Change(0.2, 0.5)) == "reproduced"
     assert scale.status(ex.Change(0.5, 0.2)) == "not reproduced"
-    assert [c.status(None) for c in SPEC.claims[3:]] == ["no claim"] * 3
+    assert [c.status(None) for c in SPEC.claims[3:6]] == ["no claim"] * 3
+    # the sigmoid reading's copies (sigmoid_reading.py): same rules, status reading
+    band_s = SPEC.claims[7]
+    assert band_s.text == f"{band.text}, sigmoid reading"
+    assert band_s.status(inside) == "reading"
+    assert band_s.status(ex.PerScheme((("fifo", 0.5), ("drf", -0.1)))) == (
+        "not reproduced"
+    )
 
 
 def test_running_time_bound_is_not_comparable():
