@@ -281,19 +281,16 @@ def improve(
     strategy: str = "first",
     max_evaluations: int | None = None,
 ) -> tuple[OasisSchedule, SearchTrace]:
-    """Local search from ``start`` (default: the MIP start of
-    :func:`~.paper.default_start`, the best checked online schedule).
+    """Local search from ``start`` (default: the empty schedule; the MIP
+    start rule :func:`~.paper.default_start` passes the best checked online
+    schedule).
 
     Parameters as :func:`optsched.core.local_search.improve`.  Returns the
     best checked schedule and the trace; its objective is never below the
     start's.
     """
     if start is None:
-        from .paper import default_start  # the registry record imports this slice
-
-        start = default_start(inst)
-        if start is None:
-            start = OasisSchedule.empty(inst, "empty")
+        start = OasisSchedule.empty(inst, "empty")
     return _improve(
         inst,
         start,

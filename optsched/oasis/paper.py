@@ -11,6 +11,7 @@ from optsched.core.registry import Paper
 
 from .check import check
 from .instance import OasisInstance, generate
+from .local_search import improve
 from .mutate import SEARCH_SPACE, mutate
 from .online import oasis, price_params
 from .schedule import OasisSchedule
@@ -66,8 +67,6 @@ def default_start(
     )
     if best is None or START_EVALUATIONS <= 0:
         return best
-    from .local_search import improve
-
     return improve(
         inst, best, time_limit=None, seed=0, max_evaluations=START_EVALUATIONS
     )[0]

@@ -8,7 +8,7 @@ import numpy as np
 import pytest
 
 from optsched.core.errors import InfeasibleScheduleError
-from optsched.core.local_search import improve
+from optsched.core.local_search import improve, iterated
 
 
 @dataclass(frozen=True)
@@ -125,3 +125,87 @@ def test_time_limit_stops():
     )
     assert tr.stop == "time_limit" and x == (3,)
     assert np.isfinite(tr.runtime)
+
+
+def kick2(inst, x, rng):
+    """Jump one random coordinate by +-2 (over the forbidden x_k = 1)."""
+    k = int(rng.integers(len(x)))
+    step = 2 if rng.random() < 0.5 else -2
+    y = list(x)
+    y[k] += step
+    return f"{k}{step:+d}", tuple(y)
+
+
+def test_iterated_escapes_the_local_optimum_descent_stops_in():
+    # from (0, 5) the descent stops at (0, 3) (value 9: x_0 cannot pass the
+    # forbidden 1); a kick x_0 = 0 -> 2 jumps over it and the descent then
+    # reaches (3, 3), the global optimum (value 0, by hand).
+    kw = {"neighbours": neighbours, "evaluate": evaluate, "sense": "min"}
+    d, td = improve(None, (0, 5), time_limit=None, **kw)
+    x, tr = iterated(None, (0, 5), perturb=kick2, time_limit=None, patience=30, **kw)
+    assert d == (0, 3) and td.objective == 9.0
+    assert x == (3, 3) and tr.objective == 0.0
+    assert tr.stop == "patience" and tr.n_kicks >= 30
+    # its first phase is the same descent (same generator): same moves first
+    assert tr.accepted[: len(td.accepted)] == td.accepted
+    objs = [tr.start] + [o for _, o in tr.accepted]
+    assert all(b < a for a, b in zip(objs, objs[1:], strict=False))
+
+
+@pytest.mark.parametrize("budget", [0, 1, 3, 6, 10, 25, 60])
+@pytest.mark.parametrize("seed", [0, 1, 2])
+def test_iterated_never_worse_than_descent_and_deterministic(seed, budget):
+    kw = {
+        "neighbours": neighbours,
+        "evaluate": evaluate,
+        "sense": "min",
+        "seed": seed,
+        "time_limit": None,
+        "max_evaluations": budget,
+    }
+    start = (0, 7, -2)
+    _, td = improve(None, start, **kw)
+    a, ta = iterated(None, start, perturb=kick2, **kw)
+    b, tb = iterated(None, start, perturb=kick2, **kw)
+    assert ta.objective <= td.objective
+    assert a == b and ta.accepted == tb.accepted and ta.n_kicks == tb.n_kicks
+    assert ta.n_candidates <= budget
+    assert evaluate(None, a).objective == ta.objective
+
+
+def test_iterated_max_sense_and_rejected_kicks():
+    def ev(inst, x):
+        return Ev(-evaluate(inst, x).objective)
+
+    def bad_kick(inst, x, rng):  # always infeasible: counted, never kept
+        return "bad", (1,) * len(x)
+
+    x, tr = iterated(
+        None,
+        (5, 5),
+        neighbours=neighbours,
+        perturb=bad_kick,
+        evaluate=ev,
+        sense="max",
+        time_limit=None,
+        patience=4,
+    )
+    assert x == (3, 3) and tr.objective == 0.0
+    assert tr.n_kicks == 4 and tr.n_infeasible >= 4 and tr.stop == "patience"
+
+
+@pytest.mark.parametrize(
+    "kw, field",
+    [
+        ({"patience": 0}, "patience"),
+        ({"patience": True}, "patience"),
+        ({"patience": None, "time_limit": None}, "patience"),
+        ({"strategy": "steepest"}, "strategy"),
+    ],
+)
+def test_iterated_bad_arguments_name_the_field(kw, field):
+    args = {"sense": "min", **kw}
+    with pytest.raises(ValueError, match=field):
+        iterated(
+            None, (0,), neighbours=neighbours, perturb=kick2, evaluate=evaluate, **args
+        )
