@@ -39,6 +39,7 @@ from typing import Any
 
 import numpy as np
 
+from .base import TOL
 from .errors import InfeasibleScheduleError
 
 #: A neighbourhood: ``(inst, schedule, rng) -> iterable of (move label, candidate)``.
@@ -48,10 +49,6 @@ Perturb = Callable[[Any, Any, np.random.Generator], tuple[str, Any]]
 #: The checker: ``(inst, schedule) -> evaluation with .objective``; raises
 #: :class:`~optsched.core.errors.InfeasibleScheduleError` for an infeasible one.
 Evaluate = Callable[[Any, Any], Any]
-
-#: Relative margin a candidate must improve by to be accepted (no cycling on
-#: floating noise).
-RTOL = 1e-9
 
 
 @dataclass(frozen=True)
@@ -90,10 +87,11 @@ class SearchTrace:
 
 
 def _better(new: float, cur: float, sense: str) -> bool:
-    """``new`` improves ``cur`` by more than ``RTOL * max(1, |cur|)``."""
+    """``new`` improves ``cur`` by more than ``TOL * max(1, |cur|)``
+    (:data:`optsched.core.base.TOL`: no cycling on floating noise)."""
     if not math.isfinite(new):
         return False
-    margin = RTOL * max(1.0, abs(cur))
+    margin = TOL * max(1.0, abs(cur))
     return new > cur + margin if sense == "max" else new < cur - margin
 
 

@@ -401,8 +401,8 @@ def improve(
     patience: int | None = PATIENCE,
 ) -> tuple[EdgeCloudSchedule, SearchTrace]:
     """Local search from ``start`` (default: the better checked schedule of
-    the all-cloud one and A_online's, as :func:`~.paper.default_start` before
-    its own search; the slice's paper record imports this module, not the
+    the all-cloud one and A_online's, as
+    :func:`optsched.edgecloud.paper.default_start` before its own search; the slice's paper record imports this module, not the
     other way round).
 
     ``method="descent"`` is :func:`optsched.core.local_search.improve` over

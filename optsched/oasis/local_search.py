@@ -282,8 +282,8 @@ def improve(
     max_evaluations: int | None = None,
 ) -> tuple[OasisSchedule, SearchTrace]:
     """Local search from ``start`` (default: the empty schedule; the MIP
-    start rule :func:`~.paper.default_start` passes the best checked online
-    schedule).
+    start rule :func:`optsched.oasis.paper.default_start` passes the best
+    checked online schedule).
 
     Parameters as :func:`optsched.core.local_search.improve`.  Returns the
     best checked schedule and the trace; its objective is never below the

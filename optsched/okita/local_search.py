@@ -601,7 +601,7 @@ def improve(
     strategy: str = "first",
     max_evaluations: int | None = None,
 ) -> tuple[OkitaSchedule, SearchTrace]:
-    """Local search from ``start`` (default: :func:`~.paper.online_start`,
+    """Local search from ``start`` (default: :func:`online_start`,
     :func:`~optsched.okita.schedule.local_first` when the checker accepts it).
 
     Parameters as :func:`optsched.core.local_search.improve`.  Returns the
