@@ -587,12 +587,9 @@ def solve_offline(
     verbose
         Show the HiGHS log.
     confirm
-        None, or ``"scip"``: re-solve the model HiGHS proved optimal with
-        SCIP (one thread, what is left of ``time_limit``) and raise
-        :class:`~optsched.core.errors.SolverError` when SCIP proves another
-        optimum (:func:`optsched.core.confirm.confirm_scip`); the result is
-        unchanged when SCIP does not prove optimality in time.  Needs
-        pyscipopt (``pip install optsched[scip]``).
+        None, or ``"scip"``: SCIP's second opinion on an optimum HiGHS
+        proved (:mod:`optsched.core.confirm` says how;
+        ``pip install optsched[scip]``).
     bound_reserve
         Share of ``time_limit`` in ``[0, 1)`` withheld from HiGHS and spent
         on column generation when HiGHS does not prove optimality (0, the
