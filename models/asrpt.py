@@ -50,6 +50,7 @@ from __future__ import annotations
 import itertools
 import math
 from collections.abc import Sequence
+from dataclasses import replace
 
 import numpy as np
 import pyomo.environ as pyo
@@ -60,7 +61,13 @@ from optsched.asrpt.check import check
 from optsched.asrpt.instance import AsrptInstance
 from optsched.asrpt.schedule import AsrptSchedule
 from optsched.asrpt.timing import Cluster, Stage, stage_times
-from optsched.core.base import OfflineResult, certified_solve, start_objective
+from optsched.core.base import (
+    OfflineResult,
+    best_bound,
+    certified_solve,
+    start_objective,
+)
+from optsched.core.confirm import check_confirm
 from optsched.core.solver import Deadline, DeadlineExceeded, timed_out
 
 __all__ = [
@@ -247,6 +254,7 @@ def solve_offline(
     start: AsrptSchedule | None = None,
     threads: int | None = 1,
     verbose: bool = False,
+    confirm: str | None = None,
 ) -> OfflineResult:
     """Exact offline optimum of (8) for tiny instances (:func:`build_schedule`).
 
@@ -256,8 +264,10 @@ def solve_offline(
     its value bounds the horizon of the model and it is the incumbent when
     HiGHS stops without a better one.  HiGHS gets no MIP start.  Without
     ``start`` the :func:`serial_schedule` plays that part.  The reported
-    ``bound`` is the larger of HiGHS's bound and
-    :func:`optsched.asrpt.bounds.lower_bound`.
+    ``bound`` of an unproven solve is the larger (``bound_kind`` ``milp``
+    or ``combinatorial``) of HiGHS's bound and
+    :func:`optsched.asrpt.bounds.lower_bound` (valid for (8) as modelled,
+    as that module's docstring argues).
 
     ``time_limit`` covers everything from the call on: the serial schedule,
     the placement enumeration, the model building and HiGHS (which gets
@@ -274,11 +284,26 @@ def solve_offline(
 
     An instance without jobs has the empty schedule, optimal with value 0.
 
+    Parameters
+    ----------
+    inst, time_limit, start
+        The instance, the budget in seconds (None = none), the start (above).
+    threads, verbose
+        HiGHS threads (default 1); show the HiGHS log.
+    confirm
+        None, or ``"scip"``: SCIP re-solves the model HiGHS proved optimal
+        and a different proven optimum is a
+        :class:`~optsched.core.errors.SolverError` (unchanged result when
+        SCIP proves nothing in time; ``pip install optsched[scip]``).
+
     Raises
     ------
     optsched.InfeasibleScheduleError
         If ``start`` fails the checker (``"start: ..."``).
+    ValueError
+        If ``confirm`` is neither None nor ``"scip"``.
     """
+    check_confirm(confirm)
     deadline = Deadline(time_limit)
     ub = start_objective(inst, start, check)
     if inst.n_jobs == 0:
@@ -293,7 +318,8 @@ def solve_offline(
             deadline.check("building the serial schedule")
             start = serial_schedule(inst)
         except DeadlineExceeded:
-            return timed_out(deadline, lower_bound(inst)["lower_bound"])
+            lb = lower_bound(inst)["lower_bound"]
+            return replace(timed_out(deadline, lb), bound_kind="combinatorial")
         ub = start_objective(inst, start, check)
     opts: list = []
 
@@ -331,10 +357,22 @@ def solve_offline(
         deadline=deadline,
         threads=threads,
         verbose=verbose,
+        confirm=confirm,
     )
+    return _error_bound(inst, out) if out.status == "error" else out
+
+
+def _error_bound(inst: AsrptInstance, out: OfflineResult) -> OfflineResult:
+    """``out`` (status ``error``) with the larger of its bound and ``lower_bound``.
+
+    (:func:`~optsched.core.base.certified_solve` does this for ``time_limit``.)
+    """
     lb = lower_bound(inst)["lower_bound"]
-    bound = max(out.bound, lb) if out.bound == out.bound else lb
-    return OfflineResult(out.objective, bound, out.status, out.runtime, out.schedule)
+    cands: dict[str, float] = {}
+    if out.bound_kind != "none":
+        cands[out.bound_kind] = out.bound
+    value, kind = best_bound("min", {**cands, "combinatorial": lb})
+    return replace(out, bound=value, bound_kind=kind)
 
 
 def _not_modelled(
@@ -342,4 +380,6 @@ def _not_modelled(
 ) -> OfflineResult:
     """The unproven result of an instance too large to model (see :func:`solve_offline`)."""
     lb = lower_bound(inst)["lower_bound"]
-    return OfflineResult(ub, lb, "time_limit", deadline.elapsed(), start)
+    return OfflineResult(
+        ub, lb, "time_limit", deadline.elapsed(), start, "combinatorial"
+    )

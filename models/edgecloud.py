@@ -555,6 +555,7 @@ def solve_offline(
     start: EdgeCloudSchedule | None = None,
     threads: int | None = None,
     verbose: bool = False,
+    confirm: str | None = None,
 ) -> OfflineResult:
     """Offline optimum of (2) (with (7) when the instance has storage) by HiGHS.
 
@@ -582,12 +583,18 @@ def solve_offline(
         HiGHS threads (None = HiGHS default).
     verbose
         Show the HiGHS log.
+    confirm
+        None, or ``"scip"``: SCIP's second opinion on an optimum HiGHS
+        proved (:mod:`optsched.core.confirm` says how;
+        ``pip install optsched[scip]``).
 
     Returns
     -------
     OfflineResult
         ``objective`` is the checker's total JCT of the incumbent (NaN when
-        there is none), ``bound`` HiGHS's lower bound, ``status`` from
+        there is none), ``bound`` HiGHS's lower bound, or when not
+        proven the larger of it and :func:`jct_bound` (``bound_kind``
+        ``milp`` or ``combinatorial``), ``status`` from
         :func:`optsched.core.solver.solve` (``optimal`` only when HiGHS proved
         a zero gap; ``infeasible`` also when some job cannot finish by ``T``
         on any server), ``runtime`` the wall time of build + solve.  When
@@ -627,4 +634,5 @@ def solve_offline(
         bound=lambda: jct_bound(inst),
         threads=threads,
         verbose=verbose,
+        confirm=confirm,
     )

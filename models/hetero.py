@@ -196,8 +196,9 @@ import pyomo.environ as pyo
 from pyomo.common.collections import ComponentMap
 
 from optsched.core.base import OfflineResult, certified_solve, start_objective
+from optsched.core.confirm import check_confirm
 from optsched.core.errors import SolverError
-from optsched.core.protocols import Status
+from optsched.core.protocols import BoundKind, Status
 from optsched.core.solver import Deadline, solve
 from optsched.hetero.check import check
 from optsched.hetero.instance import HeteroInstance
@@ -830,6 +831,7 @@ def solve_exact(
     cuts: int = 64,
     threads: int | None = None,
     verbose: bool = False,
+    confirm: str | None = None,
 ) -> OfflineResult:
     """Certified optimum of P1 (8) on the true throughput by outer approximation.
 
@@ -867,6 +869,8 @@ def solve_exact(
         Initial tangents per job (:func:`build_model`).
     threads, verbose
         Passed to :func:`optsched.core.solver.solve`.
+    confirm
+        None or ``"scip"``: a second opinion from SCIP (:func:`_last_proven_milp`).
 
     Returns
     -------
@@ -891,6 +895,7 @@ def solve_exact(
     optsched.InfeasibleScheduleError
         If ``start`` fails the checker (``"start: ..."``).
     """
+    check_confirm(confirm)
     deadline = Deadline(time_limit)
     if inst.n_jobs == 0:
         K = inst.n_workers
@@ -933,7 +938,27 @@ def solve_exact(
         bound=lambda: min(trivial, ev.objective),
         solve_step=oa_rounds,
         deadline=deadline,
+        confirm=confirm,
+        final_model=_last_proven_milp,
     )
+
+
+def _last_proven_milp(model: pyo.ConcreteModel) -> tuple[pyo.ConcreteModel, float]:
+    """The MILP of the last round of :func:`_oa_loop` and HiGHS's optimum of it.
+
+    For ``confirm="scip"``: the tangents added after that solve are
+    deactivated (the model is not solved again), so SCIP gets exactly the
+    model HiGHS proved optimal; they would raise the optimum where the loop
+    stopped at ``rel_gap`` with new tangents.  The value is in the model's
+    (scaled) units.  SCIP's time and a mismatch follow
+    :func:`optsched.core.base.certified_solve` (one thread, what is left of
+    ``time_limit``; the result is unchanged when SCIP proves nothing).
+    """
+    n_cuts, objective = model._p1_last_round
+    for index in model.oa_cuts:
+        if index > n_cuts:
+            model.oa_cuts[index].deactivate()
+    return model, objective
 
 
 def solve_offline(
@@ -941,10 +966,34 @@ def solve_offline(
     *,
     time_limit: float | None = 60.0,
     start: HeteroPlacement | None = None,
+    confirm: str | None = None,
     **options: Any,
 ) -> OfflineResult:
-    """Certified optimum of P1 (8): :func:`solve_exact` (``options`` are its keywords)."""
-    return solve_exact(inst, time_limit=time_limit, start=start, **options)
+    """Certified optimum of P1 (8): :func:`solve_exact` (``options`` are its keywords).
+
+    Parameters
+    ----------
+    inst
+        The instance.
+    time_limit
+        Wall-clock budget in seconds (None = none).
+    start
+        A checked placement of ``inst``, or None.
+    confirm
+        None, or ``"scip"``: confirm the proven optimum of the last
+        outer-approximation MILP with SCIP (see :func:`solve_exact`;
+        ``pip install optsched[scip]``).
+    **options
+        Further keywords of :func:`solve_exact` (``rel_gap``, ``threads``, ...).
+
+    Returns
+    -------
+    OfflineResult
+        :func:`solve_exact`'s result.
+    """
+    return solve_exact(
+        inst, time_limit=time_limit, start=start, confirm=confirm, **options
+    )
 
 
 def _oa_loop(
@@ -964,6 +1013,7 @@ def _oa_loop(
 ) -> OfflineResult:
     """The outer-approximation rounds of :func:`solve_exact` (its solve step)."""
     best_bound = trivial
+    kind: BoundKind = "combinatorial"  # which bound best_bound is
     status: Status = "time_limit"
     history: list[dict[str, Any]] = [{"status": "start", "true_objective": best_obj}]
     for _ in range(max_rounds):
@@ -982,10 +1032,12 @@ def _oa_loop(
             history.append({"status": res.status, "runtime": res.runtime})
             status = "error"
             break
-        if not math.isnan(res.bound):
-            best_bound = max(best_bound, res.bound / scale)
+        if not math.isnan(res.bound) and res.bound / scale > best_bound:
+            best_bound, kind = res.bound / scale, "milp"
         true_obj = math.nan
         added = 0
+        # what HiGHS solved this round (for confirm="scip", _last_proven_milp)
+        model._p1_last_round = (len(model.oa_cuts), res.objective)
         if res.has_solution:
             sched = extract_schedule(model, inst)
             ev = check(inst, sched)
@@ -1005,12 +1057,13 @@ def _oa_loop(
             }
         )
         if best_bound > best_obj * (1.0 + rel_gap + 1e-9):
-            status, best_bound = "error", trivial  # an invalid HiGHS bound
+            # an invalid HiGHS bound
+            status, best_bound, kind = "error", trivial, "combinatorial"
             break
         if res.status != "optimal":
             break
         if best_obj - best_bound <= rel_gap * best_obj:
-            status = "optimal"
+            status, kind = "optimal", "milp"  # proven by the MILP rounds
             break
         if added == 0:
             status = "error"  # tangents present, gap open: tolerances
@@ -1025,4 +1078,4 @@ def _oa_loop(
             "history": history,
         }
     )
-    return OfflineResult(best_obj, best_bound, status, runtime, best_sched)
+    return OfflineResult(best_obj, best_bound, status, runtime, best_sched, kind)

@@ -124,6 +124,8 @@ __all__ = [
     "best_column",
     "build_dual",
     "build_master",
+    "colgen_bound",
+    "completion_bound",
     "build_model",
     "column_cost",
     "column_generation",
@@ -497,6 +499,48 @@ def utility_bound(inst: OasisInstance) -> float:
     )
 
 
+def completion_bound(inst: OasisInstance) -> float:
+    """A valid upper bound on (1) without a solve: every job at its earliest completion.
+
+    ``sum_i max(0, f_i(first_i - a_i))`` over the jobs that can finish by
+    ``T``, with ``first_i = a_i + ceil(W_i / N_max_i) - 1`` (the earliest
+    completion slot of :func:`build_model`).  Valid: a slot holds at most
+    ``N_max_i`` workers of job ``i`` (with the parameter servers (6)-(7)
+    they need, on the empty cluster, (4)-(5)), (2) needs ``W_i``
+    worker-slots from ``a_i`` on (9), so ``t_hat_i >= first_i``, and
+    ``f_i`` is non-increasing; a job that cannot finish is rejected (0).
+    Never above :func:`utility_bound`; it equals the Lagrangian bound
+    ``D(0, 0)`` of (19)-(20).
+    """
+    W = ceil_eps(inst.work)
+    total = 0.0
+    for i in range(inst.n_jobs):
+        nmax = _max_workers(inst, i)
+        if nmax == 0:
+            continue
+        first = int(inst.arrival[i]) + math.ceil(W[i] / nmax) - 1
+        if first <= inst.n_slots:
+            total += max(0.0, float(inst.utility(i, first - int(inst.arrival[i]))))
+    return total
+
+
+def colgen_bound(inst: OasisInstance, deadline: Deadline) -> dict[str, float]:
+    """``{"colgen": bound}``: the column-generation bound within ``deadline``.
+
+    :func:`column_generation` for what is left of ``deadline`` (checked
+    between rounds; the first pricing round, at ``p = q = 0``, always
+    runs), and its ``best_bound``: the least ``D(p, q)`` over the rounds
+    (and the master LP value once converged), an upper bound on the optimum
+    of (1)-(13) (module docstring: ``OPT <= LP(14) <= D(p, q)`` for every
+    ``p, q >= 0`` under exact pricing, :func:`best_column`).  Empty when the
+    budget is already used up.
+    """
+    left = deadline.remaining()
+    if left is not None and left <= 0:
+        return {}
+    return {"colgen": column_generation(inst, time_limit=left).best_bound}
+
+
 def solve_offline(
     inst: OasisInstance,
     *,
@@ -504,10 +548,24 @@ def solve_offline(
     start: OasisSchedule | None = None,
     threads: int | None = None,
     verbose: bool = False,
+    confirm: str | None = None,
+    bound_reserve: float = 0.0,
 ) -> OfflineResult:
     """Offline optimum of (1)-(13) with HiGHS on :func:`build_model`.
 
     The steps are :func:`optsched.core.base.certified_solve`'s.
+
+    Bounds of an unproven solve (``status == "time_limit"``): the smallest
+    of HiGHS's dual bound (``bound_kind`` ``milp``), :func:`completion_bound`
+    (``combinatorial``: every job earns at most its utility at its earliest
+    possible completion) and,
+    with ``bound_reserve > 0``, :func:`colgen_bound` (``colgen``: ``D(p,
+    q) >= LP(14) >= OPT`` of (1)-(13) for every priced ``p, q >= 0``,
+    module docstring; tested against the MILP's proven optima).  Only
+    these three are used; the paper's own certificate (Theorem 4's ratio
+    bound on OASiS's value) is not: as printed it fails on some Fig. 5
+    instances (docs/oasis.md, "Theorem 4 fails for the literal reading"),
+    so it bounds no optimum of this model.
 
     Parameters
     ----------
@@ -528,16 +586,31 @@ def solve_offline(
         HiGHS threads (None = HiGHS default).
     verbose
         Show the HiGHS log.
+    confirm
+        None, or ``"scip"``: SCIP's second opinion on an optimum HiGHS
+        proved (:mod:`optsched.core.confirm` says how;
+        ``pip install optsched[scip]``).
+    bound_reserve
+        Share of ``time_limit`` in ``[0, 1)`` withheld from HiGHS and spent
+        on column generation when HiGHS does not prove optimality (0, the
+        default: no column generation).  Off by default, measured (issue
+        26, 2 loaded cores): at T = 30, 20 + 20 servers, 20 jobs (seed 4,
+        40 s) and 50 jobs (seeds 0-1, 15 s) no pricing round after the
+        first lowered the Lagrangian bound below ``D(0, 0)``
+        (:func:`completion_bound`), which stays above HiGHS's bound, while
+        the 15 s withheld from HiGHS cost incumbent value (50 jobs, seed 0:
+        1240 instead of 1384).
 
     Returns
     -------
     OfflineResult
         ``objective`` is the checker's recomputation of (1) for the incumbent
-        (NaN when there is none), ``bound`` HiGHS's dual bound, ``status``
+        (NaN when there is none), ``bound`` the tightest bound above
+        (``bound_kind`` names it; HiGHS's for a proven optimum), ``status``
         from :func:`optsched.core.solver.solve` (``optimal`` only when HiGHS
         proved a zero gap), ``runtime`` the wall time of build + solve.
         When ``time_limit`` runs out before HiGHS starts: status
-        ``time_limit``, ``start`` as incumbent and :func:`utility_bound` as
+        ``time_limit``, ``start`` as incumbent and :func:`completion_bound` as
         bound; when HiGHS stops at the limit without an incumbent as good as
         ``start``, ``start`` is the incumbent.  An instance without jobs (or
         none that can finish) is optimal with the empty schedule and value 0.
@@ -569,9 +642,12 @@ def solve_offline(
         time_limit=time_limit,
         start=start,
         start_values=lambda model, sched: start_values(model, inst, sched),
-        bound=lambda: utility_bound(inst),
+        bound=lambda: completion_bound(inst),
+        extra_bounds=(lambda dl: colgen_bound(inst, dl)) if bound_reserve else None,
+        bound_reserve=bound_reserve,
         threads=threads,
         verbose=verbose,
+        confirm=confirm,
         options=HIGHS_OPTIONS,
     )
 

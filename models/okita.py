@@ -106,6 +106,55 @@ Measured sizes: ``docs/okita.md`` ("Exact MILP"); about 3 sites x 5-10 jobs x
 20 slots is proven within 60 s (``threads=1``), 5 sites x 5 jobs only
 sometimes.
 
+Formulation v2 (``build_model(..., formulation="v2")``)
+---------------------------------------------------------
+The rows above are formulation ``"v1"``.  Its LP relaxation spreads the PS
+of a slot over the sites (``s ~ 1/R`` each) and puts every site's workers
+"beside" their PS fraction at zero exchange cost, which ``y <= Ybar s``
+allows because ``Ybar`` (workers to train the whole job in one slot) is
+several times a site's real worker count.  v2 replaces ``eq1_exchange`` by a
+disaggregation over the PS site ``p`` that ties the zero-cost share to the
+data a site holds.  Continuous variables, for ``(i, r, t)`` of ``l`` and
+``p`` a site the PS of ``i`` fits on: ``yp[i, r, p, t]``, ``lp[i, r, p, t]``
+(workers on ``r`` and chunks they train in slot ``t`` *with the PS on*
+``p``) and, where another site holds data of ``i``, ``w[i, r, p, t]`` (of
+those chunks, the ones moved into ``r``).  Rows::
+
+    y[i,r,t] == sum_p yp[i,r,p,t]                        v2_split_workers
+    l[i,r,t] == sum_p lp[i,r,p,t]                        v2_split_load
+    E_i lp <= rho_i yp                                   v2_workers
+    yp <= Ybar_i^{r(p)} s[i,p,t]                         v2_worker_cap
+    lp <= D_i^r s[i,p,t] + w[i,r,p,t]                    v2_data
+    sum_{p,t} w[i,r,p,t] <= sum_{r0 != r} x[i,r0,r]      v2_inflow
+    sum_r lp[i,r,p,t] <= N_i s[i,p,t]                    v2_slot_load
+    s[i,p,t] == 0  where some n_i^k > C_p^k              v2_ps_fits
+    e[i,r,t] >= pi_i sum_p q^{rp} yp[i,r,p,t]            v2_exchange
+
+with ``Ybar_i^{r(p)} = Ybar_i^r`` for ``p != r`` and, for ``p = r``, the
+workers that fit on ``r`` beside the job's own PS (:func:`ps_worker_bound`).
+
+*Every v1 point is a v2 point* (so no schedule, and no optimum, is cut
+off).  Take an integer v1 point with ``e`` least and, in a slot ``t`` of the
+window, ``p_t`` the one PS site (``c2c``): put all of ``y`` and ``l`` in
+``yp[., ., p_t, t]``, ``lp[., ., p_t, t]`` and zeros elsewhere (outside the
+window ``y = l = s = 0``: all zero).  Then the split rows hold;
+``v2_workers`` is (2b); ``v2_worker_cap`` for ``p_t != r`` is ``y <=
+Ybar``, and for ``p_t = r`` the job's own workers and PS share ``r`` in
+slot ``t``, so (2d) alone gives ``m y + n <= C`` (checker tolerance kept);
+``v2_data``/``v2_inflow``: let site ``r`` train its own ``x[i, r, r] <=
+D_i^r`` chunks first and the moved-in ones after (any order of chunks on
+one site is the same schedule), ``w`` the moved-in part of slot ``t``: the
+own part of a slot is at most ``x[i,r,r] <= D_i^r``, the ``w`` add up to
+the chunks moved in; ``v2_slot_load``: a slot trains at most ``N_i``
+chunks; ``v2_ps_fits``: (2d); ``v2_exchange``: ``e = pi q^{r p_t} y``
+exactly.  :func:`start_values` builds this point.  *Every v2 point projects
+to a v1 point*: for each ``r'``, ``sum_p q^{rp} yp >= q^{rr'} y - sum_p
+(q^{rr'} - q^{rp})^+ yp >= q^{rr'} y - Ybar sum_p (q^{rr'} - q^{rp})^+
+s^p`` (``yp <= Ybar s^p``), i.e. v1's ``eq1_exchange`` row; the other rows
+are v1's.  So both have the same optimum, :func:`extract_schedule` (which
+reads only ``y, s, x, l``) serves both, and v2's LP bound is at least
+v1's.  Measured: ``docs/okita.md`` ("Formulation v2").
+
 One-shot problems of OSF (Sec. IV-B)
 ------------------------------------
 :func:`build_placement` is the placement problem (5)-(5e) that PA (Alg. 2)
@@ -130,6 +179,7 @@ from __future__ import annotations
 
 import math
 from collections import defaultdict
+from collections.abc import Callable
 
 import numpy as np
 import pyomo.environ as pyo
@@ -142,15 +192,28 @@ from optsched.okita.instance import OkitaInstance
 from optsched.okita.schedule import OkitaSchedule
 
 __all__ = [
+    "DEFAULT_FORMULATION",
+    "FORMULATIONS",
+    "FORMULATION_NAMES",
     "build_model",
     "build_placement",
     "cost_bound",
     "build_transfer",
     "extract_schedule",
+    "ps_worker_bound",
     "solve_offline",
     "start_values",
     "worker_bound",
 ]
+
+#: The formulations of :func:`build_model` (module docstring).
+FORMULATION_NAMES: tuple[str, ...] = ("v1", "v2")
+#: The one :func:`solve_offline` uses unless told otherwise: v1 until v2 is
+#: timed on an idle machine.  v2 has the higher root bound after cuts on 9 of
+#: 10 and the smaller 60 s gap on 8 of 10 instances of 4-5 sites x 10 jobs x
+#: 20 slots, but is 3.5x larger and was 1.5-3x slower on some figure-size
+#: instances under load (docs/okita.md "Formulation v2").
+DEFAULT_FORMULATION = "v1"
 
 
 def worker_bound(inst: OkitaInstance) -> np.ndarray:
@@ -174,7 +237,11 @@ def worker_bound(inst: OkitaInstance) -> np.ndarray:
 
 
 def build_model(
-    inst: OkitaInstance, *, relax: bool = False, deadline: Deadline | None = None
+    inst: OkitaInstance,
+    *,
+    relax: bool = False,
+    deadline: Deadline | None = None,
+    formulation: str = "v1",
 ) -> pyo.ConcreteModel:
     """Exact MILP of problem (2) (minimise total cost), or its LP relaxation.
 
@@ -185,7 +252,15 @@ def build_model(
     ``model._okita``.  ``deadline`` (:class:`optsched.core.solver.Deadline`)
     is checked per objective term, capacity row and constraint row; it
     raises :class:`~optsched.core.solver.DeadlineExceeded` when it runs out.
+    ``formulation``: ``"v1"`` (the rows above) or ``"v2"``: the exchange rows
+    ``eq1_exchange`` replaced by the PS-site disaggregation of
+    :func:`_add_v2_rows` ("Formulation v2" of the module docstring); same
+    integer points projected on ``y, s, x, l, u``, same optimum.
     """
+    if formulation not in FORMULATION_NAMES:
+        raise ValueError(
+            f"formulation: must be one of {FORMULATION_NAMES}, got {formulation!r}"
+        )
     dl = Deadline(None) if deadline is None else deadline
     I_, R, K, T = inst.n_jobs, inst.n_sites, inst.n_resources, inst.n_slots
     a = inst.arrival
@@ -326,9 +401,148 @@ def build_model(
             - yb * pyo.quicksum(float(c) * v for c, v in drop)
         )
 
-    m.eq1_exchange = dl.constraint(ex_rows, rule=exchange)
+    if formulation == "v1":
+        m.eq1_exchange = dl.constraint(ex_rows, rule=exchange)
+    else:
+        _add_v2_rows(m, inst, dl, relax=relax)
+    m._okita["formulation"] = formulation
     dl.check()
     return m
+
+
+def ps_worker_bound(inst: OkitaInstance) -> np.ndarray:
+    """``Ybar_i^{rr}`` (I x R int): workers of job ``i`` on ``r`` beside its own PS.
+
+    ``min(Ybar_i^r, min_{k: m_i^k > 0} floor((C_r^k - n_i^k) / m_i^k))``
+    with the checker's tolerance (as :func:`worker_bound`); -1 where the PS
+    alone does not fit (``n_i^k > C_r^k`` for some ``k``: no PS of job
+    ``i`` can ever sit on ``r``, by (2d)).
+    """
+    ybar = worker_bound(inst)
+    out = ybar.copy()
+    for i in range(inst.n_jobs):
+        m, n = inst.m[i], inst.n[i]
+        for r in range(inst.n_sites):
+            cap = inst.capacity[r] + TOL * np.maximum(1.0, inst.capacity[r])
+            if (n > cap).any():
+                out[i, r] = -1
+                continue
+            pos = m > 0
+            if pos.any():
+                fit = np.floor((cap[pos] - n[pos]) / m[pos]).min()
+                out[i, r] = int(min(max(fit, 0), ybar[i, r]))
+    return out
+
+
+def _add_v2_rows(
+    m: pyo.ConcreteModel, inst: OkitaInstance, dl: Deadline, *, relax: bool
+) -> None:
+    """The rows of formulation v2 (module docstring, "Formulation v2").
+
+    Continuous ``yp[i, r, p, t]`` / ``lp[i, r, p, t]``: the workers on ``r``
+    and the chunks they train in slot ``t`` *when the PS is on* ``p``.
+    Rows ``v2_split_workers`` (``y = sum_p yp``), ``v2_split_load`` (``l =
+    sum_p lp``), ``v2_workers`` (``E lp <= rho yp``), ``v2_worker_cap``
+    (``yp <= Ybar^p s^p``, ``Ybar^r`` of :func:`ps_worker_bound` for ``p =
+    r``), ``v2_data`` (``lp <= D_i^r s^p + sum_{r0 != r} x[i, r0, r]``),
+    ``v2_slot_load`` (``sum_r lp <= N_i s^p``), ``v2_exchange`` (``e >= pi
+    sum_p q^{rp} yp``) and ``s[i, p, t] = 0`` where the PS does not fit
+    (``v2_ps_fits``).
+    """
+    R, T = inst.n_sites, inst.n_slots
+    a, D, q = inst.arrival, inst.D, inst.q
+    ybar = m._okita["ybar"]
+    ybar_ps = ps_worker_bound(inst)
+    m._okita["ybar_ps"] = ybar_ps
+    fits = ybar_ps >= 0
+    # (i, r, p, t): r a site job i can train on, p a site its PS fits on
+    idx = [
+        (i, r, p, t)
+        for i, r, t in dl.iterate(m.L, "v2 index")
+        for p in range(R)
+        if fits[i, p]
+    ]
+    m.P = pyo.Set(initialize=idx, dimen=4, ordered=True)
+    m.yp = pyo.Var(m.P, domain=pyo.NonNegativeReals)
+    m.lp = pyo.Var(m.P, domain=pyo.NonNegativeReals)
+    by_irt: dict[tuple[int, int, int], list[int]] = defaultdict(list)
+    by_ipt: dict[tuple[int, int, int], list[int]] = defaultdict(list)
+    for i, r, p, t in idx:
+        by_irt[i, r, t].append(p)
+        by_ipt[i, p, t].append(r)
+
+    def cap(i: int, r: int, p: int) -> int:
+        return int(ybar_ps[i, r] if p == r else ybar[i, r])
+
+    m.v2_ps_fits = dl.constraint(
+        [(i, p, t) for i in range(inst.n_jobs) for p in range(R) if not fits[i, p]
+         for t in range(a[i], T + 1)],
+        rule=lambda _, i, p, t: m.s[i, p, t] == 0,
+    )  # fmt: skip
+    m.v2_split_workers = dl.constraint(
+        list(by_irt),
+        rule=lambda _, i, r, t: (
+            m.y[i, r, t] == pyo.quicksum(m.yp[i, r, p, t] for p in by_irt[i, r, t])
+        ),
+    )
+    m.v2_split_load = dl.constraint(
+        list(by_irt),
+        rule=lambda _, i, r, t: (
+            m.l[i, r, t] == pyo.quicksum(m.lp[i, r, p, t] for p in by_irt[i, r, t])
+        ),
+    )
+    m.v2_workers = dl.constraint(
+        m.P,
+        rule=lambda _, i, r, p, t: (
+            int(inst.epochs[i]) * m.lp[i, r, p, t]
+            <= float(inst.rho[i]) * m.yp[i, r, p, t]
+        ),
+    )
+    m.v2_worker_cap = dl.constraint(
+        m.P,
+        rule=lambda _, i, r, p, t: m.yp[i, r, p, t] <= cap(i, r, p) * m.s[i, p, t],
+    )
+    inflow = {
+        (i, r): [m.x[i, r0, r] for r0 in range(R) if r0 != r and (i, r0, r) in m.x]
+        for i, r, _ in by_irt
+    }
+    # w: chunks moved into r (from other sites) trained in slot t with the PS on p
+    m.W = pyo.Set(initialize=[k for k in idx if inflow[k[0], k[1]]], dimen=4)
+    m.w = pyo.Var(m.W, domain=pyo.NonNegativeReals)
+    m.v2_data = dl.constraint(
+        m.P,
+        rule=lambda _, i, r, p, t: (
+            m.lp[i, r, p, t]
+            <= int(D[i, r]) * m.s[i, p, t]
+            + (m.w[i, r, p, t] if (i, r, p, t) in m.W else 0)
+        ),
+    )
+    w_of: dict[tuple[int, int], list] = defaultdict(list)
+    for i, r, p, t in m.W:
+        w_of[i, r].append(m.w[i, r, p, t])
+    m.v2_inflow = dl.constraint(
+        list(w_of),
+        rule=lambda _, i, r: pyo.quicksum(w_of[i, r]) <= pyo.quicksum(inflow[i, r]),
+    )
+    m.v2_slot_load = dl.constraint(
+        list(by_ipt),
+        rule=lambda _, i, p, t: (
+            pyo.quicksum(m.lp[i, r, p, t] for r in by_ipt[i, p, t])
+            <= int(D[i].sum()) * m.s[i, p, t]
+        ),
+    )
+    m.v2_exchange = dl.constraint(
+        [k for k in m.E if k in by_irt],
+        rule=lambda _, i, r, t: (
+            m.e[i, r, t]
+            >= float(inst.pi[i])
+            * pyo.quicksum(
+                float(q[r, p]) * m.yp[i, r, p, t]
+                for p in by_irt[i, r, t]
+                if q[r, p] > 0
+            )
+        ),
+    )
 
 
 def extract_schedule(model: pyo.ConcreteModel, inst: OkitaInstance) -> OkitaSchedule:
@@ -420,7 +634,35 @@ def start_values(
     for i, r, t in model.E:
         c = y.get((i, r, t), 0)
         values[model.e[i, r, t]] = float(pi[i] * q[r, ps[i, t]] * c) if c else 0.0
+    if hasattr(model, "yp"):  # formulation v2: everything in the PS's share
+        _v2_start(model, values, y, load, x, ps)
     return values
+
+
+def _v2_start(
+    model: pyo.ConcreteModel,
+    values: ComponentMap,
+    y: dict[tuple[int, int, int], int],
+    load: dict[tuple[int, int, int], int],
+    x: dict[tuple[int, int, int], int],
+    ps: dict[tuple[int, int], int],
+) -> None:
+    """Values of v2's ``yp``, ``lp``, ``w`` at the point of a checked schedule.
+
+    Slot ``t``'s workers and load go to its PS site ``p``; the chunks a
+    site ``r`` trains are its own ``x[i, r, r]`` first (in slot order), then
+    the moved-in ones, which are ``w`` (module docstring, "Formulation v2").
+    """
+    for (i, r, t), c in y.items():
+        values[model.yp[i, r, ps[i, t], t]] = float(c)
+    own = {(i, r): x.get((i, r, r), 0) for i, r, _ in load}
+    for i, r, t in sorted(load, key=lambda k: k[2]):
+        c, p = load[i, r, t], ps[i, t]
+        values[model.lp[i, r, p, t]] = float(c)
+        local = min(c, own[i, r])
+        own[i, r] -= local
+        if c > local:
+            values[model.w[i, r, p, t]] = float(c - local)
 
 
 def cost_bound(inst: OkitaInstance) -> float:
@@ -443,10 +685,15 @@ def solve_offline(
     start: OkitaSchedule | None = None,
     threads: int | None = None,
     verbose: bool = False,
+    confirm: str | None = None,
+    formulation: str | None = None,
 ) -> OfflineResult:
     """Offline optimum of (2) by HiGHS.
 
-    The steps are :func:`optsched.core.base.certified_solve`'s.
+    The steps are :func:`optsched.core.base.certified_solve`'s.  The model
+    is :func:`build_model` with ``formulation`` (None:
+    :data:`DEFAULT_FORMULATION`); :data:`FORMULATIONS` holds one callable
+    per formulation with this signature (for ``benchmarks/frontier.py``).
 
     Parameters
     ----------
@@ -467,12 +714,20 @@ def solve_offline(
         HiGHS threads (None = HiGHS default).
     verbose
         Show the HiGHS log.
+    confirm
+        None, or ``"scip"``: SCIP's second opinion on an optimum HiGHS
+        proved (:mod:`optsched.core.confirm` says how;
+        ``pip install optsched[scip]``).
+    formulation
+        ``"v1"`` or ``"v2"`` (module docstring), None = :data:`DEFAULT_FORMULATION`.
 
     Returns
     -------
     OfflineResult
         ``objective`` is the checker's total cost of the incumbent (NaN when
-        there is none), ``bound`` HiGHS's lower bound, ``status`` from
+        there is none), ``bound`` HiGHS's lower bound, or when not
+        proven the larger of it and :func:`cost_bound` (``bound_kind``
+        ``milp`` or ``combinatorial``), ``status`` from
         :func:`optsched.core.solver.solve` (``optimal`` only when proven),
         ``runtime`` the wall time of build + solve.  When ``time_limit`` runs
         out before HiGHS starts: status ``time_limit``, ``start`` as
@@ -488,11 +743,17 @@ def solve_offline(
         does (a model bug, never expected).
     """
 
+    form = DEFAULT_FORMULATION if formulation is None else formulation
+    if form not in FORMULATION_NAMES:
+        raise ValueError(
+            f"formulation: must be one of {FORMULATION_NAMES}, got {formulation!r}"
+        )
+
     def build(deadline: Deadline) -> pyo.ConcreteModel | OfflineResult:
         if inst.n_jobs == 0:
             sched = OkitaSchedule.build(algorithm="milp")
             return OfflineResult(0.0, 0.0, "optimal", deadline.elapsed(), sched)
-        return build_model(inst, deadline=deadline)
+        return build_model(inst, deadline=deadline, formulation=form)
 
     def mip_start(
         model: pyo.ConcreteModel, sched: OkitaSchedule
@@ -514,7 +775,43 @@ def solve_offline(
         bound=lambda: cost_bound(inst),
         threads=threads,
         verbose=verbose,
+        confirm=confirm,
     )
+
+
+def _formulation(name: str) -> Callable[..., OfflineResult]:
+    """:func:`solve_offline` with ``formulation=name`` (same keywords otherwise)."""
+
+    def solve(
+        inst: OkitaInstance,
+        *,
+        time_limit: float | None = 60.0,
+        start: OkitaSchedule | None = None,
+        threads: int | None = None,
+        verbose: bool = False,
+        confirm: str | None = None,
+    ) -> OfflineResult:
+        return solve_offline(
+            inst,
+            time_limit=time_limit,
+            start=start,
+            threads=threads,
+            verbose=verbose,
+            confirm=confirm,
+            formulation=name,
+        )
+
+    solve.__name__ = solve.__qualname__ = f"solve_offline_{name}"
+    solve.__doc__ = f"``solve_offline(..., formulation={name!r})``."
+    return solve
+
+
+#: Name -> ``solve_offline``-like callable, one per formulation of the MILP
+#: (``benchmarks/frontier.py`` compares them): ``"v1"`` the big-M exchange
+#: rows, ``"v2"`` the PS-site disaggregation (module docstring).
+FORMULATIONS: dict[str, Callable[..., OfflineResult]] = {
+    name: _formulation(name) for name in FORMULATION_NAMES
+}
 
 
 def build_placement(

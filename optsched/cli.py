@@ -22,6 +22,7 @@ import math
 import os
 import sys
 import time
+import warnings
 from collections.abc import Callable, Sequence
 from pathlib import Path
 from typing import Any, NoReturn
@@ -319,23 +320,46 @@ def cmd_check(args: argparse.Namespace) -> int:
 
 
 def cmd_solve(args: argparse.Namespace) -> int:
-    """Solve the offline problem of an instance with HiGHS."""
+    """Solve the offline problem of an instance with HiGHS (``--confirm scip``: and SCIP)."""
     p = _paper(args.paper)
     if args.output:
         _check_output("-o", args.output, folder=False)
+    confirm = args.confirm
+    if confirm is not None:
+        from .core.confirm import check_confirm
+
+        try:
+            check_confirm(confirm)  # pyscipopt missing: fail before the solve
+        except ImportError as exc:
+            raise CliError(f"--confirm {confirm}: {exc}") from None
     inst = _load_instance(p, args.instance)
+    from .core.confirm import UnconfirmedWarning
     from .core.ratio import best_start
 
     # the MIP start: the paper's start rule (online runs), not the model's
-    res = p.solve_offline(inst, time_limit=args.time_limit, start=best_start(p, inst))
+    start = best_start(p, inst)
+    with warnings.catch_warnings(record=True) as caught:
+        warnings.simplefilter("always", UnconfirmedWarning)
+        res = p.solve_offline(
+            inst, time_limit=args.time_limit, start=start, confirm=confirm
+        )
+    unconfirmed = [w for w in caught if issubclass(w.category, UnconfirmedWarning)]
+    for w in caught:
+        if w not in unconfirmed:  # not ours: show it as Python would
+            warnings.showwarning(w.message, w.category, w.filename, w.lineno)
+    for w in unconfirmed:
+        print(f"optsched: warning: --confirm {confirm}: {w.message}", file=sys.stderr)
     if res.status == "optimal":
+        confirmed = " (confirmed by SCIP)" if confirm and not unconfirmed else ""
         print(
-            f"{p.key}: optimal objective={res.objective:.6g} runtime={res.runtime:.2f}s"
+            f"{p.key}: optimal objective={res.objective:.6g} "
+            f"runtime={res.runtime:.2f}s{confirmed}"
         )
     else:
         print(
             f"{p.key}: status={res.status} incumbent={res.objective:.6g} "
-            f"bound={res.bound:.6g} runtime={res.runtime:.2f}s (not proven optimal)"
+            f"bound={res.bound:.6g} ({res.bound_kind}) runtime={res.runtime:.2f}s "
+            "(not proven optimal)"
         )
     if args.output:
         if res.schedule is not None:
@@ -682,6 +706,15 @@ def build_parser() -> argparse.ArgumentParser:
     )
     s.add_argument(
         "-o", "--output", help="write the best schedule found to this JSON file"
+    )
+    s.add_argument(
+        "--confirm",
+        choices=["scip"],
+        default=None,
+        help="second opinion: when HiGHS proves an optimum, re-solve the same "
+        "model with SCIP (one thread, the time left of --time-limit) and exit "
+        "with an error if SCIP proves a different optimum (needs pyscipopt: "
+        "pip install optsched[scip])",
     )
 
     s = command("ratio", "competitive ratios vs the offline optimum", cmd_ratio)

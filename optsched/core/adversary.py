@@ -79,8 +79,8 @@ from .search_plots import plot_trace, plot_traces, worst_found  # noqa: F401 (re
 METHODS = ("anneal", "evolve")
 TRACE_COLUMNS = [
     "eval", "step", "method", "parent", "mutation", "instance_sha", "kind",
-    "opt_status", "alg_objective", "opt_objective", "opt_bound", "ratio",
-    "ratio_lo", "ratio_hi", "certified", "temperature", "accepted", "current",
+    "opt_status", "alg_objective", "opt_objective", "opt_bound", "bound_kind",
+    "ratio", "ratio_lo", "ratio_hi", "certified", "temperature", "accepted", "current",
     "best", "error",
 ]  # fmt: skip
 
@@ -186,6 +186,7 @@ def certified_ratio(row: dict[str, Any]) -> float:
 #: Row of a parameter vector the generator rejected (``evolve``).
 _INVALID: dict[str, Any] = {"instance_sha": "", "kind": "invalid", "opt_status": "",
             "alg_objective": math.nan, "opt_objective": math.nan, "opt_bound": math.nan,
+            "bound_kind": "none",
             "ratio": math.nan, "ratio_lo": math.nan, "ratio_hi": math.nan,
             "certified": math.nan, "error": ""}  # fmt: skip
 
@@ -216,7 +217,8 @@ def evaluate(
         )
         return {**_INVALID, "instance_sha": sha(inst), "kind": "alg_error",
                 "opt_status": opt.status, "opt_objective": float(opt.objective),
-                "opt_bound": float(opt.bound), "horizon_extended": False,
+                "opt_bound": float(opt.bound), "bound_kind": opt.bound_kind,
+                "horizon_extended": False,
                 "n_slots_used": horizon.n_slots(inst),
                 "error": f"{type(exc).__name__}: {exc}"}  # fmt: skip
     fitted, extended = horizon.fit(inst, sched)
@@ -249,6 +251,7 @@ def evaluate(
         "alg_objective": alg,
         "opt_objective": float(opt.objective),
         "opt_bound": float(opt.bound),
+        "bound_kind": opt.bound_kind,
         **cols,
         "horizon_extended": extended,
         "n_slots_used": horizon.n_slots(fitted),
@@ -566,13 +569,20 @@ def task_rows(
 
 
 #: Text columns of a trace (read back as strings, empty for none).
-TRACE_TEXT = ("method", "mutation", "instance_sha", "kind", "opt_status", "error")
+TRACE_TEXT = (
+    "method", "mutation", "instance_sha", "kind", "opt_status", "bound_kind", "error",
+)  # fmt: skip
 
 
 def read_trace(path: str | Path) -> pd.DataFrame:
     """A trace saved with ``trace.to_csv(path, index=False)`` (any compression
-    pandas infers from the name), with the dtypes :func:`worst_case` gives."""
+    pandas infers from the name), with the dtypes :func:`worst_case` gives.
+
+    A trace written before the ``bound_kind`` column existed reads with
+    ``bound_kind`` empty."""
     df = pd.read_csv(path, dtype=dict.fromkeys(TRACE_TEXT, str))
+    if "bound_kind" not in df:
+        df["bound_kind"] = ""
     for c in TRACE_TEXT:
         df[c] = df[c].fillna("")
     return df[TRACE_COLUMNS]

@@ -18,7 +18,7 @@ Every slice used to carry its own copy of these; they live here once.
   summary scalars, the per-job table).
 * :func:`certified_solve` -- the build / start / solve / extract / check
   skeleton of every offline model (with :func:`start_objective`,
-  :func:`best_checked`, :func:`lazy_solve_offline`).
+  :func:`best_checked`, :func:`best_bound`, :func:`lazy_solve_offline`).
 """
 
 from __future__ import annotations
@@ -29,9 +29,9 @@ import math
 import os
 import tempfile
 from collections.abc import Callable, Iterable, Mapping
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from pathlib import Path
-from typing import TYPE_CHECKING, Any, ClassVar, Self
+from typing import TYPE_CHECKING, Any, ClassVar, Self, cast
 
 import numpy as np
 
@@ -41,7 +41,11 @@ from .errors import (
     InvalidScheduleError,
     SolverError,
 )
-from .protocols import OfflineResult  # models import it from here
+from .protocols import (  # models import OfflineResult from here
+    BOUND_KINDS,
+    BoundKind,
+    OfflineResult,
+)
 from .validate import schedule_json
 
 if TYPE_CHECKING:  # pragma: no cover - typing only
@@ -56,6 +60,7 @@ __all__ = [
     "OfflineResult",
     "ScheduleJsonMixin",
     "BEAT_RTOL",
+    "best_bound",
     "best_checked",
     "certify",
     "certified_solve",
@@ -427,6 +432,43 @@ def certify(
             )
 
 
+def best_bound(sense: str, candidates: Mapping[str, float]) -> tuple[float, BoundKind]:
+    """The tightest finite bound among ``candidates`` and its kind.
+
+    ``candidates`` maps a kind of :data:`~optsched.core.protocols.BOUND_KINDS`
+    to a bound on the optimum that the caller has shown valid (upper bounds
+    for ``sense == "max"``, lower bounds for ``"min"``); NaN and infinite
+    values are skipped.  The tightest is the smallest for max and the
+    largest for min; on ties the first listed wins (list ``milp`` first, so
+    an equally tight extra bound never hides HiGHS's).
+
+    Returns
+    -------
+    (float, str)
+        The bound and its kind; ``(nan, "none")`` when no candidate is finite.
+
+    Raises
+    ------
+    ValueError
+        For an unknown ``sense`` or a kind outside ``BOUND_KINDS``.
+    """
+    if sense not in ("max", "min"):
+        raise ValueError(f"sense: must be 'max' or 'min', got {sense!r}")
+    best, kind = math.nan, cast(BoundKind, "none")
+    for name, value in candidates.items():
+        if name not in BOUND_KINDS or name == "none":
+            raise ValueError(
+                f"bound kind: must be one of {BOUND_KINDS[:-1]}, got {name!r}"
+            )
+        value = float(value)
+        if not math.isfinite(value):
+            continue
+        tighter = value < best if sense == "max" else value > best
+        if kind == "none" or tighter:
+            best, kind = value, cast(BoundKind, name)
+    return best, kind
+
+
 def start_objective(inst: Any, start: Any, check: Callable[[Any, Any], Any]) -> float:
     """The checker's objective of the MIP start ``start`` (NaN without one).
 
@@ -458,12 +500,16 @@ def certified_solve(
     start: Any = None,
     start_values: Callable[[Any, Any], Mapping[Any, float] | None] | None = None,
     bound: Callable[[], float] | None = None,
+    extra_bounds: Callable[[Deadline], Mapping[str, float]] | None = None,
+    bound_reserve: float = 0.0,
     solve_step: Callable[[Any, Mapping[Any, float] | None, Deadline], OfflineResult]
     | None = None,
     deadline: Deadline | None = None,
     threads: int | None = None,
     verbose: bool = False,
     options: Mapping[str, Any] | None = None,
+    confirm: str | None = None,
+    final_model: Callable[[Any], tuple[Any, float]] | None = None,
 ) -> OfflineResult:
     """Build, start, solve, extract, check: the offline optimum of one instance.
 
@@ -488,12 +534,16 @@ def certified_solve(
        before HiGHS, the result is status ``time_limit`` with the start as
        incumbent and ``bound()`` (a valid bound without a solve, NaN when
        None) as bound (:func:`optsched.core.solver.timed_out`).
+    6. ``confirm="scip"``: SCIP re-solves a model HiGHS proved optimal
+       (:func:`_confirm`).
+    7. An unproven result gets the tightest certified bound, named in
+       ``bound_kind`` (:func:`_best_certified`, :func:`_milp_deadline`).
 
     Parameters
     ----------
     inst
         The instance.
-    build, extract, check, start_values, bound, solve_step
+    build, extract, check, start_values, bound, extra_bounds, bound_reserve, solve_step
         The model's steps (above).
     sense
         ``"max"`` or ``"min"``: the paper's objective sense.
@@ -506,48 +556,175 @@ def certified_solve(
         default ``Deadline(time_limit)`` from now.
     threads, verbose, options
         Passed to :func:`optsched.core.solver.solve` (single solve only).
+    confirm, final_model
+        See :func:`_confirm` (None: no second opinion).
 
     Returns
     -------
     OfflineResult
-        ``runtime`` from the start of the budget.
+        ``runtime`` from the start of the budget to the end of the solve.
 
     Raises
     ------
     InfeasibleScheduleError
         When ``start`` fails the checker (``"start: ..."``).
+    SolverError
+        When HiGHS's result contradicts the checked ``start`` or SCIP's.
+    ValueError, ImportError
+        A bad ``confirm`` (:func:`_confirm`).
     """
-    from .solver import Deadline, DeadlineExceeded, keep_better, solve, timed_out
+    from .confirm import check_confirm
+    from .solver import Deadline, DeadlineExceeded, keep_better, timed_out
 
+    check_confirm(confirm)
     dl = Deadline(time_limit) if deadline is None else deadline
+    milp_dl = _milp_deadline(dl, extra_bounds, bound_reserve)
     start_obj = start_objective(inst, start, check)
     try:
         model = build(dl)
         if isinstance(model, OfflineResult):
             return model
+        if confirm is not None and solve_step is not None and final_model is None:
+            raise ValueError(f"confirm={confirm!r} is not available for {model.name} "
+                             "(the model solves in rounds)")  # fmt: skip
         values = None
         if start is not None and start_values is not None:
             dl.check("applying the MIP start")
             values = start_values(model, start)
         dl.check("applying the MIP start")
     except DeadlineExceeded:
-        return timed_out(dl, math.nan if bound is None else bound(), start, start_obj)
-    if solve_step is not None:
-        out = solve_step(model, values, dl)
-    else:
-        res = solve(
-            model,
-            time_limit=dl.remaining(),
-            threads=threads,
-            verbose=verbose,
-            options=options,
-            start=values,
-        )
-        out = OfflineResult.from_solve(
-            res, dl.began, lambda: extract(model), lambda s: check(inst, s)
-        )
+        out = timed_out(dl, math.nan, start, start_obj)  # bound(): step 7
+        return _best_certified(out, sense, dl, bound, None, None, start_obj)
+    solver = {"threads": threads, "verbose": verbose, "options": options}
+    out, highs_objective = _solve_step(
+        inst, model, values, milp_dl, solve_step, extract, check, solver
+    )
     _certify_against_start(out, sense, start, start_obj)
-    return keep_better(out, sense, start, start_obj)
+    if confirm is not None and out.status == "optimal":
+        _confirm(model, highs_objective, final_model if solve_step else None, dl)
+    out = keep_better(out, sense, start, start_obj)
+    return _best_certified(out, sense, dl, bound, extra_bounds, start, start_obj)
+
+
+def _solve_step(
+    inst: Any,
+    model: Any,
+    values: Mapping[Any, float] | None,
+    deadline: Deadline,
+    solve_step: Callable[[Any, Mapping[Any, float] | None, Deadline], OfflineResult]
+    | None,
+    extract: Callable[[Any], Any],
+    check: Callable[[Any, Any], Any],
+    solver: Mapping[str, Any],
+) -> tuple[OfflineResult, float]:
+    """Step 4 of :func:`certified_solve`: the result and HiGHS's objective value.
+
+    ``solve_step(model, values, deadline)`` when given (HiGHS's value NaN),
+    else one HiGHS solve with what is left of ``deadline`` and the
+    ``solver`` keywords of :func:`optsched.core.solver.solve`, whose
+    incumbent is extracted and checked (the objective is the checker's).
+    """
+    from .solver import solve
+
+    if solve_step is not None:
+        return solve_step(model, values, deadline), math.nan
+    res = solve(model, time_limit=deadline.remaining(), start=values, **solver)
+    out = OfflineResult.from_solve(
+        res, deadline.began, lambda: extract(model), lambda s: check(inst, s)
+    )
+    return out, res.objective
+
+
+def _milp_deadline(
+    deadline: Deadline,
+    extra_bounds: Callable[[Deadline], Mapping[str, float]] | None,
+    bound_reserve: float,
+) -> Deadline:
+    """The budget of HiGHS in :func:`certified_solve`: ``deadline`` without
+    the ``bound_reserve`` share of its limit, kept for ``extra_bounds``.
+
+    ``bound_reserve`` in ``[0, 1)`` (else a ValueError naming it); no
+    reserve without ``extra_bounds`` or without a limit.
+    """
+    from .solver import Deadline
+
+    if not 0.0 <= bound_reserve < 1.0:
+        raise ValueError(f"bound_reserve: must be in [0, 1), got {bound_reserve!r}")
+    limit = deadline.time_limit
+    if extra_bounds is None or bound_reserve == 0 or limit is None:
+        return deadline
+    return Deadline(limit * (1.0 - bound_reserve), began=deadline.began)
+
+
+def _best_certified(
+    out: OfflineResult,
+    sense: str,
+    deadline: Deadline,
+    bound: Callable[[], float] | None,
+    extra_bounds: Callable[[Deadline], Mapping[str, float]] | None,
+    start: Any,
+    start_obj: float,
+) -> OfflineResult:
+    """Step 7 of :func:`certified_solve`: the best certified bound of a
+    ``time_limit`` result (other results are returned unchanged).
+
+    The new ``bound`` is the tightest (:func:`best_bound`) of the result's
+    own (HiGHS's, kind ``milp``, or what a ``solve_step`` named),
+    ``bound()`` (kind ``combinatorial``) and the kinds ``extra_bounds``
+    returns (e.g. ``{"colgen": ...}``, computed with what is left of
+    ``deadline``; ``runtime`` then includes them); ``bound_kind`` names the
+    winner.  Every candidate must be a valid bound on the optimum of the
+    exact problem the checker scores (the model's docstring says why); a
+    checked ``start`` beating the winner is a
+    :class:`~optsched.core.errors.SolverError` (``start=None``: not
+    checked, as for a budget that ran out before HiGHS).  A proven optimum
+    keeps HiGHS's bound (kind ``milp``).
+    """
+    if out.status != "time_limit":
+        return out
+    cands: dict[str, float] = {}
+    if out.bound_kind != "none":
+        cands[out.bound_kind] = out.bound
+    if bound is not None:
+        cands["combinatorial"] = bound()
+    runtime = out.runtime
+    if extra_bounds is not None:
+        cands.update(extra_bounds(deadline))
+        runtime = deadline.elapsed()
+    value, kind = best_bound(sense, cands)
+    out = replace(out, bound=value, bound_kind=kind, runtime=runtime)
+    _certify_against_start(out, sense, start, start_obj)
+    return out
+
+
+def _confirm(
+    model: Any,
+    highs_objective: float,
+    final_model: Callable[[Any], tuple[Any, float]] | None,
+    deadline: Deadline,
+) -> None:
+    """Step 6 of :func:`certified_solve`: ``confirm="scip"``, a second opinion.
+
+    When HiGHS proved an optimum, SCIP re-solves the same Pyomo model with
+    one thread and what is left of the budget
+    (:func:`optsched.core.confirm.confirm_scip`, needs pyscipopt: ``pip
+    install optsched[scip]``) and compares its proven optimum with HiGHS's
+    objective value of the model (not the checker's recomputation): more
+    than 1e-6 relative apart is a :class:`SolverError`.  When SCIP does not
+    prove optimality in time, the result stands unchanged (an
+    :class:`~optsched.core.confirm.UnconfirmedWarning` says so).
+
+    ``confirm`` is None or ``"scip"`` (else a ValueError naming the value;
+    ``"scip"`` without pyscipopt is an ImportError).  A model that solves in
+    rounds (``solve_step``) passes ``final_model(model) -> (model,
+    objective)``: the model exactly as HiGHS last proved it optimal and
+    HiGHS's value of it; without it ``confirm`` is a ValueError.
+    """
+    from .confirm import confirm_scip
+
+    if final_model is not None:
+        model, highs_objective = final_model(model)
+    confirm_scip(model, highs_objective, time_limit=deadline.remaining())
 
 
 def _certify_against_start(
@@ -586,7 +763,8 @@ def lazy_solve_offline(module: str, doc: str) -> Callable[..., OfflineResult]:
     Callable
         ``solve_offline(inst, *, time_limit=60.0, start=None, **options)``:
         ``start`` is the caller's MIP start (a checked schedule or None),
-        ``options`` the model's own keywords (``threads``, ``verbose``, ...).
+        ``options`` the model's own keywords (``threads``, ``verbose``,
+        ``confirm="scip"`` for a second opinion from SCIP, ...).
     """
 
     def solve_offline(

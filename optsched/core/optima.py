@@ -59,7 +59,9 @@ def optimum_columns(
 ) -> dict[str, Any]:
     """Row columns of an optimum (and of ``alg``'s ratio to it, when given).
 
-    ``opt_objective``, ``opt_bound``, ``opt_status``, ``opt_runtime_s``;
+    ``opt_objective``, ``opt_bound``, ``bound_kind`` (which bound
+    ``opt_bound`` is, :attr:`OfflineResult.bound_kind`), ``opt_status``,
+    ``opt_runtime_s``;
     with ``alg`` also ``ratio``, ``ratio_lo``, ``ratio_hi`` and ``kind``
     (:func:`optsched.core.ratio.ratio_columns`, which raises
     :class:`~optsched.core.errors.SolverError` when ``alg`` beats a certified
@@ -69,6 +71,7 @@ def optimum_columns(
     cols: dict[str, Any] = {
         "opt_objective": opt.objective,
         "opt_bound": opt.bound,
+        "bound_kind": opt.bound_kind,
         "opt_status": opt.status,
         "opt_runtime_s": opt.runtime,
     }

@@ -56,8 +56,10 @@ if TYPE_CHECKING:  # pragma: no cover - typing only
     from .solver import SolveResult
 
 __all__ = [
+    "BOUND_KINDS",
     "STATUSES",
     "Algorithm",
+    "BoundKind",
     "Evaluation",
     "Instance",
     "OfflineResult",
@@ -74,6 +76,16 @@ Status = Literal["optimal", "time_limit", "infeasible", "error"]
 
 #: The values of :data:`Status`, in order.
 STATUSES: tuple[str, ...] = get_args(Status)
+
+#: Name of the bound in :attr:`OfflineResult.bound`: ``milp`` (HiGHS's dual
+#: bound of the paper's exact MILP; a proven optimum's bound), ``lp`` (an LP
+#: relaxation), ``colgen`` (column generation / Lagrangian dual bound),
+#: ``combinatorial`` (a slice's simple bound computed without a solve),
+#: ``none`` (no finite bound).
+BoundKind = Literal["milp", "lp", "colgen", "combinatorial", "none"]
+
+#: The values of :data:`BoundKind`, in order.
+BOUND_KINDS: tuple[str, ...] = get_args(BoundKind)
 
 #: Sense of a paper's objective.
 Sense = Literal["max", "min"]
@@ -230,7 +242,9 @@ class OfflineResult(Generic[S]):
         checker (NaN when there is no incumbent).  It is the optimum only when
         ``status == "optimal"``.
     bound
-        Solver's dual bound (upper bound for max, lower bound for min).
+        A valid bound on the optimum (upper bound for max, lower bound for
+        min): the solver's dual bound, or, when the solve is not proven, the
+        tightest bound the slice certifies (named by ``bound_kind``).
     status
         ``optimal``, ``time_limit``, ``infeasible`` or ``error``
         (:data:`optsched.core.protocols.Status`).
@@ -238,6 +252,14 @@ class OfflineResult(Generic[S]):
         Wall-clock seconds of the solve.
     schedule
         The incumbent schedule (the slice's Schedule type) or None.
+    bound_kind
+        Which bound ``bound`` is (:data:`BOUND_KINDS`): ``milp`` (the
+        default, and always for a proven optimum), ``lp``, ``colgen``,
+        ``combinatorial`` or ``none``.  A bound that is not finite (NaN, or
+        infinite while HiGHS has none yet) is ``none`` whatever was passed;
+        ``none`` with a finite bound is a ValueError.  When a solve is not
+        proven, ``solve_offline`` reports the tightest of the valid bounds
+        its slice certifies and names it here.
     """
 
     objective: float
@@ -245,6 +267,19 @@ class OfflineResult(Generic[S]):
     status: Status
     runtime: float
     schedule: S | None = None
+    bound_kind: BoundKind = "milp"
+
+    def __post_init__(self) -> None:
+        if self.bound_kind not in BOUND_KINDS:
+            raise ValueError(
+                f"bound_kind: must be one of {BOUND_KINDS}, got {self.bound_kind!r}"
+            )
+        if not math.isfinite(float(self.bound)):
+            object.__setattr__(self, "bound_kind", "none")
+        elif self.bound_kind == "none":
+            raise ValueError(
+                f"bound_kind: 'none' names no bound, but bound is {self.bound!r}"
+            )
 
     @classmethod
     def from_solve(

@@ -12,6 +12,12 @@ ratio using the incumbent and the solver's dual bound:
 * max: ``incumbent <= OPT <= bound`` so ``ratio in [incumbent/ALG, bound/ALG]``;
 * min: ``bound <= OPT <= incumbent`` so ``ratio in [ALG/incumbent, ALG/bound]``.
 
+``bound`` (column ``opt_bound``) is the tightest valid bound the paper's
+``solve_offline`` certifies -- HiGHS's MILP bound, an LP or
+column-generation bound, or the slice's combinatorial bound -- and column
+``bound_kind`` names it (:data:`optsched.core.protocols.BOUND_KINDS`;
+``milp`` for a proven optimum, ``none`` without a finite bound).
+
 Instance ``j`` of a table with seed ``s`` is ``generate(seed=s + j, **size)``,
 so ``optsched generate KEY --seed s+j`` reproduces any row.
 
@@ -61,6 +67,7 @@ COLUMNS = [
     "alg_objective",
     "opt_objective",
     "opt_bound",
+    "bound_kind",
     "opt_status",
     "ratio",
     "ratio_lo",
@@ -269,6 +276,7 @@ def _one_instance(task: tuple) -> list[dict[str, Any]]:
                 "alg_objective": alg,
                 "opt_objective": opt.objective,
                 "opt_bound": opt.bound,
+                "bound_kind": opt.bound_kind,
                 "opt_status": opt.status,
                 **cols,
                 "horizon_extended": extended,

@@ -4,7 +4,12 @@ Facts this module relies on (pyomo 6.10, highspy 1.15-1.16, see DESIGN.md):
 
 * ``pyomo.environ`` must be imported before the contrib ``SolverFactory``.
 * ``rel_gap=0`` is passed by default: HiGHS otherwise stops at 1e-4 and still
-  reports convergence, which must never be called "optimal" here.
+  reports convergence, which must never be called "optimal" here.  With
+  ``rel_gap=0`` the absolute gap is set to 0 too (HiGHS's ``mip_abs_gap``
+  defaults to 1e-6): ``oasis.generate(seed=0, n_jobs=6, n_slots=12,
+  n_worker_servers=2, n_ps_servers=2)`` without a MIP start was "optimal"
+  at 45.58359667849995 with the bound 45.58359729827941 (the optimum; SCIP
+  agrees).
 * With ``load_solutions=False`` and ``raise_exception_on_nonoptimal_result=False``
   HiGHS reports time limits and infeasibility instead of raising; a solution
   is loaded only when one exists.
@@ -215,6 +220,8 @@ def solve(
         "tee": verbose,
         "rel_gap": mip_gap,
     }
+    if mip_gap == 0:  # an exact optimum: no absolute gap either (module docstring)
+        kwargs["abs_gap"] = 0.0
     if time_limit is not None:
         kwargs["time_limit"] = float(time_limit)
     if threads is not None:
@@ -258,7 +265,7 @@ def _set_start(opt, model, start: Mapping[Any, float], kwargs: dict[str, Any]) -
     runs ``update``, which keeps the solution set here.
     """
     opt._active_config = opt.config(
-        value={k: v for k, v in kwargs.items() if k != "rel_gap"}
+        value={k: v for k, v in kwargs.items() if k not in ("rel_gap", "abs_gap")}
     )
     opt.set_instance(model)
     col = opt._pyomo_var_to_solver_var_map

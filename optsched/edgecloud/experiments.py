@@ -464,8 +464,8 @@ RATIO_COLUMNS = [
     "n_jobs", "n_servers", "n_slots", "seed", "eps", "alg_objective", "makespan",
     "paper_bound", "paper_bound_lb", "paper_bound_status", "paper_ratio",
     "paper_ratio_hi", "lp_bound", "theorem3_ilp4", "theorem3_minlp", "d_max",
-    "opt_objective", "opt_bound", "opt_status", "ratio", "ratio_lo", "ratio_hi",
-    "kind", "alg_runtime_s", "paper_bound_runtime_s", "opt_runtime_s",
+    "opt_objective", "opt_bound", "bound_kind", "opt_status", "ratio", "ratio_lo",
+    "ratio_hi", "kind", "alg_runtime_s", "paper_bound_runtime_s", "opt_runtime_s",
 ]  # fmt: skip
 _PAPER_BOUNDS: dict[tuple, tuple] = {}
 #: Figs. 12-13's "reduced input" (Sec. V-C): 8-hour slots, ``T = 60``, at

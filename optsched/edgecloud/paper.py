@@ -10,6 +10,7 @@ from optsched.core.registry import Paper
 from .baselines import batchsche, srtf, tiresias_l
 from .check import check
 from .instance import EdgeCloudInstance, generate
+from .local_search import improve
 from .mutate import SEARCH_SPACE, mutate
 from .online import a_online, a_online_e
 from .schedule import EdgeCloudSchedule, cloud_only
@@ -20,12 +21,25 @@ solve_offline = lazy_solve_offline(
 )
 
 
+#: Checked candidates the local search of :func:`default_start` may try
+#: (:func:`optsched.edgecloud.local_search.improve`, no time limit: the start
+#: is the same on every machine); 0 keeps the better of the two schedules.
+START_EVALUATIONS = 2000
+
+
 def default_start(
     inst: EdgeCloudInstance, runs: Mapping[str, EdgeCloudSchedule] | None = None
 ) -> EdgeCloudSchedule | None:
     """The MIP start of :func:`solve_offline`: the better of the all-cloud
     schedule (:func:`~optsched.edgecloud.schedule.cloud_only`) and A_online's
-    (seed 0), among those the checker accepts at this ``T`` (None if neither).
+    (seed 0), among those the checker accepts at this ``T`` (None if neither),
+    improved by the checked local search
+    :func:`optsched.edgecloud.local_search.improve` (plain descent: the
+    iterated search, ``method="ils"``, found the same or 1-2 lower total JCT
+    on five Fig. 12-size seeds for 4-5x the candidates) within
+    :data:`START_EVALUATIONS` candidates (deterministic: seed 0, no time
+    limit; every accepted schedule passed the checker, its total JCT is never
+    above the start's; named ``<algorithm>+ls``).
 
     ``runs`` holds schedules of ``inst`` already computed (name -> schedule,
     default parameters); ``a_online`` is run here when it is not among them.
@@ -36,7 +50,17 @@ def default_start(
         yield cloud_only(inst)
         yield got["a_online"] if "a_online" in got else a_online(inst)
 
-    return best_checked(inst, candidates(), check, "min", skip_infeasible=True)
+    best = best_checked(inst, candidates(), check, "min", skip_infeasible=True)
+    if best is None or START_EVALUATIONS <= 0:
+        return best
+    return improve(
+        inst,
+        best,
+        time_limit=None,
+        seed=0,
+        max_evaluations=START_EVALUATIONS,
+        method="descent",
+    )[0]
 
 
 PAPER = Paper(

@@ -122,7 +122,8 @@ def solve_by_enumeration(
     "optimal"``, ``bound == objective``).  If ``time_limit`` seconds pass
     first, the best placement so far is returned with ``status
     "time_limit"`` and the bound of
-    :func:`optsched.hetero.baselines.lower_bound`.  Kept as the paper's
+    :func:`optsched.hetero.baselines.lower_bound` (``bound_kind``
+    ``combinatorial``).  Kept as the paper's
     method and an independent check of the MILP.
 
     Raises
@@ -140,7 +141,9 @@ def solve_by_enumeration(
     runtime = time.perf_counter() - t0
     if finished:
         return OfflineResult(obj, obj, "optimal", runtime, sched)
-    return OfflineResult(obj, lower_bound(inst), "time_limit", runtime, sched)
+    return OfflineResult(
+        obj, lower_bound(inst), "time_limit", runtime, sched, "combinatorial"
+    )
 
 
 PAPER = Paper(

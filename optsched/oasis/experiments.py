@@ -411,6 +411,7 @@ FIG5_COLUMNS = [
     "alg_objective",
     "opt_objective",
     "opt_bound",
+    "bound_kind",
     "opt_status",
     "kind",
     "ratio",

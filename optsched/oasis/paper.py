@@ -11,6 +11,7 @@ from optsched.core.registry import Paper
 
 from .check import check
 from .instance import OasisInstance, generate
+from .local_search import improve
 from .mutate import SEARCH_SPACE, mutate
 from .online import oasis, price_params
 from .schedule import OasisSchedule
@@ -37,23 +38,38 @@ solve_offline = lazy_solve_offline(
 #: passes to :func:`solve_offline` (Dorm is left out: it solves MILPs itself).
 START_ALGORITHMS = ("oasis", "rrh", "drf", "fifo")
 
+#: Checked candidates the local search of :func:`default_start` may try
+#: (:func:`optsched.oasis.local_search.improve`, no time limit: the start is
+#: the same on every machine); 0 keeps the best online schedule.
+START_EVALUATIONS = 2000
+
 
 def default_start(
     inst: OasisInstance, runs: Mapping[str, OasisSchedule] | None = None
 ) -> OasisSchedule | None:
     """The MIP start of :func:`solve_offline`: the best checked schedule of
-    :data:`START_ALGORITHMS` (the first on ties; measured in docs/oasis.md).
+    :data:`START_ALGORITHMS` (the first on ties; measured in docs/oasis.md),
+    improved by the checked local search
+    :func:`optsched.oasis.local_search.improve` within
+    :data:`START_EVALUATIONS` candidates (deterministic: seed 0, no time
+    limit; every accepted schedule passed the checker, its objective is
+    never below the online start's; named ``<algorithm>+ls``).
 
     ``runs`` holds schedules of ``inst`` already computed (name -> schedule,
     default parameters); the other algorithms are run here.
     """
     got = runs or {}
-    return best_checked(
+    best = best_checked(
         inst,
         (got[n] if n in got else PAPER.algorithms[n](inst) for n in START_ALGORITHMS),
         check,
         "max",
     )
+    if best is None or START_EVALUATIONS <= 0:
+        return best
+    return improve(
+        inst, best, time_limit=None, seed=0, max_evaluations=START_EVALUATIONS
+    )[0]
 
 
 def theorem4_bound(inst: OasisInstance) -> float:

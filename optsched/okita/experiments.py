@@ -321,8 +321,8 @@ SMALL_SIZES = [
 ]
 RATIO_COLUMNS = [
     "n_sites", "n_jobs", "n_slots", "cost", "seed", "scheme", "alg_objective",
-    "makespan", "past_T", "ps_gaps", "opt_objective", "opt_bound", "opt_status",
-    "ratio", "ratio_lo", "ratio_hi", "kind", "alg_runtime_s", "opt_runtime_s",
+    "makespan", "past_T", "ps_gaps", "opt_objective", "opt_bound", "bound_kind",
+    "opt_status", "ratio", "ratio_lo", "ratio_hi", "kind", "alg_runtime_s", "opt_runtime_s",
 ]  # fmt: skip
 
 

@@ -44,6 +44,8 @@ def test_same_seed_same_table_serial_and_parallel():
     assert len(proven) == len(a)
     assert (proven["opt_objective"] >= proven["alg_objective"] - 1e-6).all()
     assert (proven["ratio"] >= 1 - 1e-9).all()
+    # a proven optimum's bound is HiGHS's (issue 26 item 2)
+    assert (proven["bound_kind"] == "milp").all()
     # instance j is generate(seed + j): regenerate row 2 independently
     inst = optsched.get_paper("oasis").generate(seed=13, **SIZE)
     sched = optsched.get_paper("oasis").run("fifo", inst)
@@ -72,11 +74,17 @@ def test_time_limit_gives_interval_not_point(capsys):
     assert row["opt_objective"] <= row["opt_bound"] + 1e-9
     assert row["kind"] == "interval"
     # the MIP start (best checked online schedule) guarantees an incumbent,
-    # hence a finite lower end >= 1; the upper end is inf while HiGHS has no
-    # dual bound yet (0.5 s may end in presolve on a loaded machine)
+    # hence a finite lower end >= 1; the upper end is finite too: when HiGHS
+    # has no dual bound yet (0.5 s may end in presolve on a loaded machine)
+    # the combinatorial utility_bound is the bound
     assert np.isfinite(row["ratio_lo"]) and row["ratio_lo"] >= 1.0 - 1e-9
     assert row["ratio_lo"] <= row["ratio_hi"]
     assert np.isfinite(row["ratio_hi"]) == np.isfinite(row["opt_bound"])
+    # the bound is named; utility_bound (combinatorial) keeps ratio_hi finite
+    # even when HiGHS has no bound yet, and ratio_hi uses that best bound
+    assert row["bound_kind"] in ("milp", "combinatorial")
+    assert np.isfinite(row["opt_bound"])
+    assert row["ratio_hi"] == pytest.approx(row["opt_bound"] / row["alg_objective"])
     code = main(
         [
             "ratio",

@@ -121,3 +121,29 @@ def test_changing_threads_within_a_process_is_safe() -> None:
     """HiGHS's scheduler is per process: a second solve with other threads must not end in 'error'."""
     statuses = [solve(_knapsack(), threads=t).status for t in (None, 1, 2, 1, None)]
     assert statuses == ["optimal"] * 5
+
+
+@pytest.mark.parametrize(
+    ("seed", "n_jobs", "n_slots", "with_start"),
+    [(0, 6, 12, False), (1, 12, 24, True)],
+)
+def test_a_proven_optimum_equals_its_bound(seed, n_jobs, n_slots, with_start) -> None:
+    """No absolute gap: "optimal" means objective == bound to 1e-12 relative.
+
+    With HiGHS's default ``mip_abs_gap`` (1e-6) the first instance was
+    "optimal" at 45.58359667849995 with the bound 45.58359729827941 (SCIP
+    agrees with the bound); the second was seen once with the start.
+    """
+    import optsched
+    from optsched.core.ratio import best_start
+
+    p = optsched.get_paper("oasis")
+    inst = p.generate(
+        seed=seed, n_jobs=n_jobs, n_slots=n_slots, n_worker_servers=2, n_ps_servers=2
+    )
+    start = best_start(p, inst) if with_start else None
+    res = p.solve_offline(inst, time_limit=120, start=start)
+    assert res.status == "optimal"
+    assert res.objective == pytest.approx(res.bound, rel=1e-12, abs=0)
+    if seed == 0:
+        assert res.objective == pytest.approx(45.58359729827941, rel=1e-12)

@@ -109,7 +109,7 @@ _PLACEMENT_COLUMNS = [
 ]  # fmt: skip
 FIG9_COLUMNS = [
     *_INSTANCE_COLUMNS, *_PLACEMENT_COLUMNS, "opt_objective", "opt_bound",
-    "opt_status", "kind", "normalized", "normalized_lo", "normalized_hi",
+    "bound_kind", "opt_status", "kind", "normalized", "normalized_lo", "normalized_hi",
     "paper_normalized", "alg_runtime_s", "opt_runtime_s",
 ]  # fmt: skip
 FIG10_COLUMNS = [

@@ -98,8 +98,8 @@ FIG16_COLUMNS = [
     "seed", "n_jobs", "n_workers", "gpu_counts", "jobs", "heterogeneity",
     "scheme", "algorithm", "n_samples", "jps_seed", "p3", "split", "category",
     "assignment", "avg_jct", "avg_comm_s", "avg_comp_s", "makespan", "n_cycled",
-    "opt_status", "opt_objective", "opt_bound", "ratio_to_opt", "paper_avg_jct",
-    "paper_avg_comm_s", "paper_avg_comp_s", "runtime_s",
+    "opt_status", "opt_objective", "opt_bound", "bound_kind", "ratio_to_opt",
+    "paper_avg_jct", "paper_avg_comm_s", "paper_avg_comp_s", "runtime_s",
 ]  # fmt: skip
 TABLE5_COLUMNS = [
     "seed", "n_jobs", "n_workers", "scheme", "algorithm", "p3", "n_samples",
@@ -201,7 +201,8 @@ def workers(task: dict[str, Any]) -> list[dict[str, Any]]:
         else:
             row = latency_row(inst, s, *run_fig16_scheme(inst, s))
         if opt is None:
-            cols = {"opt_status": "", "opt_objective": math.nan, "opt_bound": math.nan}
+            cols = {"opt_status": "", "opt_objective": math.nan, "opt_bound": math.nan,
+                    "bound_kind": "none"}  # fmt: skip
             cols["ratio_to_opt"] = math.nan
         else:
             cols = optimum_columns(

@@ -123,7 +123,8 @@ FIG14_COLUMNS = [
     "setting", "seed", "n_jobs", "n_workers", "models", "jobs",
     "heterogeneity_target", "n_v100", "heterogeneity", "gpu_counts", "scheme",
     "n_samples", "jps_seed", "category", "avg_jct", "fairness", "opt_objective",
-    "opt_bound", "opt_status", "normalized", "paper_normalized", "alg_runtime_s",
+    "opt_bound", "bound_kind", "opt_status", "normalized", "paper_normalized",
+    "alg_runtime_s",
 ]  # fmt: skip
 FIG15_COLUMNS = [
     "epsilon", "seed", "n_jobs", "n_workers", "models", "jobs",
