@@ -234,3 +234,12 @@ def test_a_run_whose_code_changed_meanwhile_is_recorded_stale(tmp_path: Path) ->
     assert rec["code"] == "0" * 16 and R.is_stale(
         TOY, R.read_record(tmp_path, TOY.name)
     )
+
+
+def test_every_core_module_is_digested_or_declared_inert() -> None:
+    """A new core module must be put in CORE_MODULES or NOT_DIGESTED (a choice, not a default)."""
+    names = {p.stem for p in (ROOT / "optsched" / "core").glob("*.py")}
+    assert not set(R.CORE_MODULES) & set(R.NOT_DIGESTED)
+    assert names == set(R.CORE_MODULES) | set(R.NOT_DIGESTED)
+    files = R._code_files(E.get_spec("fig5_performance_ratio"))
+    assert files["core/local_search.py"].is_file()
