@@ -49,12 +49,13 @@ from __future__ import annotations
 
 import itertools
 import math
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from dataclasses import replace
 
 import numpy as np
 import pyomo.environ as pyo
 from optsched.models.asrpt_placement import build_placement, solve_placement
+from pyomo.common.collections import ComponentMap
 
 from optsched.asrpt.bounds import lower_bound
 from optsched.asrpt.check import check
@@ -72,12 +73,17 @@ from optsched.core.solver import Deadline, DeadlineExceeded, timed_out
 
 __all__ = [
     "build_placement",
+    "DEFAULT_FORMULATION",
+    "FORMULATIONS",
+    "FORMULATION_NAMES",
     "build_schedule",
+    "modelled",
     "options",
     "placements",
     "serial_schedule",
     "solve_offline",
     "solve_placement",
+    "start_values",
 ]
 
 
@@ -118,13 +124,20 @@ def build_schedule(
     max_variables: int | None = None,
     max_nonzeros: int | None = None,
     deadline: Deadline | None = None,
+    formulation: str = "v2",
 ) -> tuple[pyo.ConcreteModel | None, list]:
     """Time-indexed MILP of (8) (module docstring); ``upper`` a schedule's value.
 
     Returns the model and, per job, its options ``(u, x, alpha)``; the model
     is None when it would have more than ``max_variables`` start variables
-    or more than ``max_nonzeros`` terms in its capacity rows (3) (one per
-    start variable, slot it covers and server it uses: long jobs make many).
+    or more than ``max_nonzeros`` terms in its capacity rows (3).
+    ``formulation`` (:data:`FORMULATION_NAMES`) says how (3) is written:
+    ``"v1"`` sums the start variables of every start that covers the slot
+    (one term per start variable, slot it covers and server it uses: long
+    jobs make many); ``"v2"`` (the default) writes the same rows with the
+    running sums ``S`` of the module docstring, two terms per job option.
+    Both have the same feasible set and LP relaxation (``S`` is a linear
+    function of ``y``).
 
     Raises
     ------
@@ -132,6 +145,10 @@ def build_schedule(
         When ``deadline`` runs out while building (checked per job, per start
         variable and every 4,096 covered slots).
     """
+    if formulation not in FORMULATION_NAMES:
+        raise ValueError(
+            f"formulation: must be one of {FORMULATION_NAMES}, got {formulation!r}"
+        )
     dl = Deadline(None) if deadline is None else deadline
     c = inst.cluster
     opts = []
@@ -154,8 +171,11 @@ def build_schedule(
     if max_variables is not None and count > max_variables:
         return None, opts
     if max_nonzeros is not None:
+        per_start = 2 if formulation == "v2" else None
         nonzeros = sum(
-            (last[i] - j.arrival + 1) * math.ceil(d - 1e-12) * sum(1 for v in u if v)
+            (last[i] - j.arrival + 1)
+            * (per_start or math.ceil(d - 1e-12))
+            * sum(1 for v in u if v)
             for i, j in enumerate(inst.jobs)
             for (u, _, _), d in zip(opts[i], dur[i], strict=True)
         )
@@ -176,6 +196,29 @@ def build_schedule(
     mod.once = pyo.Constraint(
         list(by_job), rule=lambda _, i: sum(mod.y[k] for k in by_job[i]) == 1
     )
+    if formulation == "v2":
+        _running_sum_rows(mod, inst, opts, dur, last, keys, dl)
+    else:
+        _window_rows(mod, inst, opts, dur, keys, dl)
+    mod.obj = pyo.Objective(
+        expr=sum(
+            (t + dur[i][o]) * mod.y[i, o, t]
+            for i, o, t in dl.iterate(keys, "building the objective (8)")
+        )
+    )
+    return mod, opts
+
+
+def _window_rows(
+    mod: pyo.ConcreteModel,
+    inst: AsrptInstance,
+    opts: list,
+    dur: list[list[float]],
+    keys: list,
+    dl: Deadline,
+) -> None:
+    """Formulation v1 of (3): per server and slot, the starts that cover it."""
+    c = inst.cluster
     active: dict[tuple[int, int], list] = {}
     for i, o, t in dl.iterate(keys, "building the capacity rows (3)", every=1):
         u = opts[i][o][0]
@@ -192,14 +235,78 @@ def build_schedule(
         ),
     )
     dl.check("building the capacity rows (3)")
-    mod.obj = pyo.Objective(
-        expr=sum(
-            (t + dur[i][o]) * mod.y[i, o, t]
-            for i, o, t in dl.iterate(keys, "building the objective (8)")
-        )
-    )
-    return mod, opts
 
+
+def _running_sum_rows(
+    mod: pyo.ConcreteModel,
+    inst: AsrptInstance,
+    opts: list,
+    dur: list[list[float]],
+    last: list[int],
+    keys: list,
+    dl: Deadline,
+) -> None:
+    """Formulation v2 of (3): running sums ``S`` of the starts (module docstring).
+
+    ``S[i, o, t] = sum_{t' <= t} y[i, o, t']`` (continuous; a row per key),
+    and option ``o`` of job ``i`` runs in slot ``tau`` iff it started in
+    ``(tau - D_io, tau]``, ``D_io = ceil(d_io)`` slots:
+    ``S[i, o, min(tau, last_i)] - S[i, o, tau - D_io]`` (0 below ``r_i``).
+    A row is written only where the jobs that can run in ``tau`` could use
+    more than ``g`` GPUs of the server (each job runs one option).
+    """
+    c = inst.cluster
+    jobs = inst.jobs
+    mod.S = pyo.Var(mod.K, bounds=(0.0, 1.0))
+
+    def link(_, i, o, t):
+        before = mod.S[i, o, t - 1] if t > jobs[i].arrival else 0.0
+        return mod.S[i, o, t] == before + mod.y[i, o, t]
+
+    mod.running = pyo.Constraint(mod.K, rule=dl.rule(link))
+    span = [
+        [math.ceil(d - 1e-12) for d in dur[i]] for i in range(inst.n_jobs)
+    ]  # fmt: skip
+
+    def S_at(i: int, o: int, tau: int):
+        if tau < jobs[i].arrival:
+            return 0.0
+        return mod.S[i, o, min(tau, last[i])]
+
+    # (m, tau) -> [(i, o, u_o[m])] of the options that can run in tau on m
+    terms: dict[tuple[int, int], list[tuple[int, int, int]]] = {}
+    for i, j in enumerate(jobs):
+        dl.check("building the capacity rows (3)")
+        for o, (u, _, _) in enumerate(opts[i]):
+            for tau in range(j.arrival, last[i] + span[i][o]):
+                for m in range(c.n_servers):
+                    if u[m]:
+                        terms.setdefault((m, tau), []).append((i, o, u[m]))
+    rows = []
+    for (m, tau), got in terms.items():
+        most: dict[int, int] = {}
+        for i, _, v in got:
+            most[i] = max(most.get(i, 0), v)
+        if sum(most.values()) > c.gpus:
+            rows.append((m, tau))
+
+    def cap(_, m, tau):
+        return (
+            sum(
+                v * (S_at(i, o, tau) - S_at(i, o, tau - span[i][o]))
+                for i, o, v in terms[m, tau]
+            )
+            <= c.gpus
+        )
+
+    mod.cap = pyo.Constraint(rows, rule=dl.rule(cap))
+    dl.check("building the capacity rows (3)")
+
+
+#: The formulations of (3) in :func:`build_schedule` (module docstring).
+FORMULATION_NAMES: tuple[str, ...] = ("v1", "v2")
+#: The one :func:`solve_offline` uses unless told otherwise.
+DEFAULT_FORMULATION = "v2"
 
 #: Largest model :func:`solve_offline` builds: placements enumerated over all
 #: jobs, start-option variables of the time-indexed MILP, and terms of its
@@ -213,6 +320,13 @@ MAX_NONZEROS = 2_000_000
 
 def _n_placements(stages: Sequence[Stage], M: int) -> int:
     return math.prod(math.comb(st.k + M - 1, M - 1) for st in stages)
+
+
+def modelled(inst: AsrptInstance) -> bool:
+    """Whether :func:`options` of every job is within :data:`MAX_PLACEMENTS`
+    placements in all (else :func:`solve_offline` does not enumerate them)."""
+    M = inst.cluster.n_servers
+    return sum(_n_placements(j.stages, M) for j in inst.jobs) <= MAX_PLACEMENTS
 
 
 def serial_schedule(
@@ -255,14 +369,16 @@ def solve_offline(
     threads: int | None = 1,
     verbose: bool = False,
     confirm: str | None = None,
+    formulation: str | None = None,
 ) -> OfflineResult:
-    """Exact offline optimum of (8) for tiny instances (:func:`build_schedule`).
+    """Exact offline optimum of (8) for small instances (:func:`build_schedule`).
 
     The steps are :func:`optsched.core.base.certified_solve`'s.  ``start``
     is a checked schedule of ``inst`` (the harness passes the best of the
     registered online algorithms, :func:`optsched.asrpt.paper.default_start`);
-    its value bounds the horizon of the model and it is the incumbent when
-    HiGHS stops without a better one.  HiGHS gets no MIP start.  Without
+    its value bounds the horizon of the model, HiGHS gets it as MIP start
+    (:func:`start_values`) and it is the incumbent when HiGHS stops without
+    a better one.  Without
     ``start`` the :func:`serial_schedule` plays that part.  The reported
     ``bound`` of an unproven solve is the larger (``bound_kind`` ``milp``
     or ``combinatorial``) of HiGHS's bound and
@@ -295,23 +411,31 @@ def solve_offline(
         and a different proven optimum is a
         :class:`~optsched.core.errors.SolverError` (unchanged result when
         SCIP proves nothing in time; ``pip install optsched[scip]``).
+    formulation
+        How :func:`build_schedule` writes (3): ``"v1"`` or ``"v2"`` (None:
+        :data:`DEFAULT_FORMULATION`).
 
     Raises
     ------
     optsched.InfeasibleScheduleError
         If ``start`` fails the checker (``"start: ..."``).
     ValueError
-        If ``confirm`` is neither None nor ``"scip"``.
+        If ``confirm`` is neither None nor ``"scip"``, or ``formulation`` is
+        not one of :data:`FORMULATION_NAMES`.
     """
     check_confirm(confirm)
+    form = DEFAULT_FORMULATION if formulation is None else formulation
+    if form not in FORMULATION_NAMES:
+        raise ValueError(
+            f"formulation: must be one of {FORMULATION_NAMES}, got {form!r}"
+        )
     deadline = Deadline(time_limit)
     ub = start_objective(inst, start, check)
     if inst.n_jobs == 0:
         empty = AsrptSchedule((), (), (), {"algorithm": "milp"})
         value = check(inst, empty).objective
         return OfflineResult(value, value, "optimal", deadline.elapsed(), empty)
-    M = inst.cluster.n_servers
-    if sum(_n_placements(j.stages, M) for j in inst.jobs) > MAX_PLACEMENTS:
+    if not modelled(inst):
         return _not_modelled(inst, start, ub, deadline)
     if start is None:
         try:
@@ -326,7 +450,7 @@ def solve_offline(
     def build(dl: Deadline) -> pyo.ConcreteModel | OfflineResult:
         mod, found = build_schedule(
             inst, ub, max_variables=MAX_VARIABLES, max_nonzeros=MAX_NONZEROS,
-            deadline=dl,
+            deadline=dl, formulation=form,
         )  # fmt: skip
         if mod is None:
             return _not_modelled(inst, start, ub, dl)
@@ -353,6 +477,7 @@ def solve_offline(
         sense="min",
         time_limit=time_limit,
         start=start,
+        start_values=lambda mod, sched: start_values(mod, opts, sched),
         bound=lambda: lower_bound(inst)["lower_bound"],
         deadline=deadline,
         threads=threads,
@@ -360,6 +485,69 @@ def solve_offline(
         confirm=confirm,
     )
     return _error_bound(inst, out) if out.status == "error" else out
+
+
+def start_values(
+    mod: pyo.ConcreteModel, opts: Sequence[list], sched: AsrptSchedule
+) -> ComponentMap:
+    """The MIP start of :func:`build_schedule`'s model from a checked schedule.
+
+    Job ``i`` keeps its start slot and takes the option with its usage
+    vector ``u`` (GPUs per server of its placement): that option's ``alpha``
+    is at most the placement's (:func:`options` keeps the least), so the job
+    ends no later and (3) still holds; the value is at most the schedule's,
+    so every start lies in the model's horizon.  Every variable gets a value
+    (``S`` of formulation v2 too).  None when a job's start or option is not
+    in the model (a schedule not of this instance; the solve goes on without
+    a start).
+    """
+    chosen: dict[int, tuple[int, int]] = {}
+    for i, (start, servers, x) in enumerate(
+        zip(sched.start, sched.servers, sched.x, strict=True)
+    ):
+        u = [0] * len(opts[i][0][0]) if opts[i] else []
+        for j, m in enumerate(servers):
+            u[m] += int(np.asarray(x)[:, j].sum())
+        found = [o for o, (uo, _, _) in enumerate(opts[i]) if list(uo) == u]
+        if not found or (i, found[0], int(start)) not in mod.y:
+            return None
+        chosen[i] = (found[0], int(start))
+    values = ComponentMap()
+    for (i, o, t), var in mod.y.items():
+        values[var] = float(chosen[i] == (o, t))
+    if hasattr(mod, "S"):
+        for (i, o, t), var in mod.S.items():
+            values[var] = float(chosen[i][0] == o and t >= chosen[i][1])
+    return values
+
+
+def _formulation(name: str) -> Callable[..., OfflineResult]:
+    """:func:`solve_offline` with ``formulation=name`` (same keywords otherwise)."""
+
+    def solve(
+        inst: AsrptInstance,
+        *,
+        time_limit: float | None = 60.0,
+        start: AsrptSchedule | None = None,
+        threads: int | None = 1,
+        verbose: bool = False,
+        confirm: str | None = None,
+    ) -> OfflineResult:
+        return solve_offline(
+            inst, time_limit=time_limit, start=start, threads=threads,
+            verbose=verbose, confirm=confirm, formulation=name,
+        )  # fmt: skip
+
+    solve.__name__ = solve.__qualname__ = f"solve_offline_{name}"
+    solve.__doc__ = f"``solve_offline(..., formulation={name!r})``."
+    return solve
+
+
+#: Name -> ``solve_offline``-like callable, one per formulation of (3)
+#: (``benchmarks/frontier.py`` compares them).
+FORMULATIONS: dict[str, Callable[..., OfflineResult]] = {
+    name: _formulation(name) for name in FORMULATION_NAMES
+}
 
 
 def _error_bound(inst: AsrptInstance, out: OfflineResult) -> OfflineResult:

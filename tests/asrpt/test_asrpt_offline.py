@@ -115,6 +115,59 @@ def test_milp_equals_brute_force_random():
         assert res.bound <= res.objective + 1e-9
 
 
+def test_window_formulation_v1_equals_brute_force_too():
+    """The previous formulation of (3) (window sums) against the brute force."""
+    for seed in range(0, 40, 3):
+        inst = generate(seed, n_jobs=2 + seed % 3, gpus_per_server=2, predictor="mean")
+        res = solve_offline(inst, formulation="v1")
+        assert res.status == "optimal"
+        assert res.objective == pytest.approx(_brute(inst), rel=1e-9), seed
+
+
+@pytest.mark.parametrize("seed", range(3))
+def test_formulations_v1_and_v2_prove_the_same_optimum(seed):
+    """Beyond brute force (8 jobs): both formulations of (3) prove one optimum."""
+    inst = generate(seed, n_jobs=8, n_servers=2, gpus_per_server=2)
+    start = optsched.get_paper("asrpt").default_start(inst)
+    got = {f: solve_offline(inst, start=start, formulation=f) for f in ("v1", "v2")}
+    assert {r.status for r in got.values()} == {"optimal"}
+    assert got["v1"].objective == pytest.approx(got["v2"].objective, rel=1e-9)
+    for r in got.values():
+        assert check(inst, r.schedule).objective == pytest.approx(r.objective)
+
+
+def test_unknown_formulation_is_refused_by_name():
+    inst = generate(0, n_jobs=2, gpus_per_server=2)
+    with pytest.raises(ValueError, match="formulation: must be one of"):
+        solve_offline(inst, formulation="v3")
+
+
+@pytest.mark.parametrize("formulation", ["v1", "v2"])
+def test_mip_start_values_satisfy_every_row(formulation):
+    """The start's values (no solver involved) satisfy every constraint of the model."""
+    import pyomo.environ as pyo
+    from optsched.models.asrpt import build_schedule, start_values
+
+    p = optsched.get_paper("asrpt")
+    for seed in range(4):
+        inst = generate(seed, n_jobs=6, n_servers=2, gpus_per_server=2)
+        start = p.default_start(inst)
+        ub = check(inst, start).objective
+        mod, opts = build_schedule(inst, ub, formulation=formulation)
+        values = start_values(mod, opts, start)
+        assert values is not None
+        for var, v in values.items():
+            var.set_value(v)
+        assert all(v.value is not None for v in mod.component_data_objects(pyo.Var))
+        for con in mod.component_data_objects(pyo.Constraint, active=True):
+            body = pyo.value(con.body)
+            assert con.lower is None or body >= pyo.value(con.lower) - 1e-9, con.name
+            assert con.upper is None or body <= pyo.value(con.upper) + 1e-9, con.name
+        # the start's value, up to the placements the start may have had with
+        # a larger alpha than its usage vector's best
+        assert pyo.value(mod.obj) <= ub + 1e-9
+
+
 def test_alpha_min_exact_is_the_least_alpha():
     c = Cluster(4, 2, 1.25, 300.0)
     for model in ("VGG19", "BERT-large", "T5"):
