@@ -283,6 +283,41 @@ def test_milp_equals_brute_force(seed):
     assert check(inst, res.schedule).objective == res.objective
 
 
+@pytest.mark.parametrize("seed", range(0, 80, 3))
+def test_formulation_v2_equals_brute_force(seed):
+    """The work-by-completion rows cut off no schedule: same optimum as the brute force."""
+    inst = tiny(seed, storage=seed % 4 == 3)
+    value, _ = brute_force(inst)
+    res = solve_offline(inst, threads=1, formulation="v2")
+    if math.isinf(value):
+        assert res.status == "infeasible"
+        return
+    assert res.status == "optimal"
+    assert res.objective == pytest.approx(value, abs=1e-9)
+    assert check(inst, res.schedule).objective == res.objective
+
+
+@pytest.mark.parametrize("seed", range(3))
+def test_formulation_v2_lp_bound_is_never_weaker(seed):
+    """v2 = v1 + valid rows: its LP relaxation is at least v1's, at most the optimum."""
+    inst = generate(seed, n_jobs=6, n_servers=2, n_slots=20, max_chunks=2,
+                    slot_hours=24.0, n_worker_types=2, n_ps_types=2)  # fmt: skip
+    lp1 = solve(build_model(inst, relax=True), threads=1)
+    lp2 = solve(build_model(inst, relax=True, formulation="v2"), threads=1)
+    assert lp1.status == lp2.status == "optimal"
+    assert lp2.objective >= lp1.objective - 1e-7
+    opt = solve_offline(inst, threads=1, formulation="v1", time_limit=60)
+    if opt.status == "optimal":
+        assert lp2.objective <= opt.objective + 1e-7
+
+
+def test_unknown_formulation_is_refused_by_name():
+    with pytest.raises(ValueError, match="formulation: must be one of"):
+        build_model(tiny(0), formulation="v9")
+    with pytest.raises(ValueError, match="formulation: must be one of"):
+        solve_offline(tiny(0), formulation="v9")
+
+
 def test_brute_force_covers_interesting_cases():
     """The tiny family exercises the edge, the cloud, zeta = 1 and infeasibility."""
     seen = {"edge": 0, "cloud": 0, "zeta": 0, "infeasible": 0}
@@ -299,15 +334,16 @@ def test_brute_force_covers_interesting_cases():
     assert all(v > 0 for v in seen.values()), seen
 
 
+@pytest.mark.parametrize("formulation", ["v1", "v2"])
 @pytest.mark.parametrize("seed", [0, 1, 2, 5, 7, 11])
-def test_every_feasible_schedule_maps_to_the_model(seed):
+def test_every_feasible_schedule_maps_to_the_model(seed, formulation):
     """Schedule -> model: checker-feasible schedules are model points of equal objective."""
     inst = tiny(seed, storage=seed % 2 == 1)
     found: list = []
     brute_force(inst, collect=found)
     rng = np.random.default_rng(seed)
     picks = rng.choice(len(found), size=min(15, len(found)), replace=False)
-    model = build_model(inst)
+    model = build_model(inst, formulation=formulation)
     for i in picks:
         value, sched = found[int(i)]
         assert check(inst, sched).objective == value
