@@ -47,6 +47,7 @@ HiGHS proves it.
 
 from __future__ import annotations
 
+import functools
 import itertools
 import math
 from collections.abc import Callable, Sequence
@@ -521,32 +522,11 @@ def start_values(
     return values
 
 
-def _formulation(name: str) -> Callable[..., OfflineResult]:
-    """:func:`solve_offline` with ``formulation=name`` (same keywords otherwise)."""
-
-    def solve(
-        inst: AsrptInstance,
-        *,
-        time_limit: float | None = 60.0,
-        start: AsrptSchedule | None = None,
-        threads: int | None = 1,
-        verbose: bool = False,
-        confirm: str | None = None,
-    ) -> OfflineResult:
-        return solve_offline(
-            inst, time_limit=time_limit, start=start, threads=threads,
-            verbose=verbose, confirm=confirm, formulation=name,
-        )  # fmt: skip
-
-    solve.__name__ = solve.__qualname__ = f"solve_offline_{name}"
-    solve.__doc__ = f"``solve_offline(..., formulation={name!r})``."
-    return solve
-
-
 #: Name -> ``solve_offline``-like callable, one per formulation of (3)
 #: (``benchmarks/frontier.py`` compares them).
 FORMULATIONS: dict[str, Callable[..., OfflineResult]] = {
-    name: _formulation(name) for name in FORMULATION_NAMES
+    name: functools.partial(solve_offline, formulation=name)
+    for name in FORMULATION_NAMES
 }
 
 

@@ -147,6 +147,7 @@ proven within 60 s.
 
 from __future__ import annotations
 
+import functools
 import math
 from collections import defaultdict
 from collections.abc import Callable
@@ -742,30 +743,9 @@ def solve_offline(
     )
 
 
-def _formulation(name: str) -> Callable[..., OfflineResult]:
-    """:func:`solve_offline` with ``formulation=name`` (same keywords otherwise)."""
-
-    def solve(
-        inst: EdgeCloudInstance,
-        *,
-        time_limit: float | None = 60.0,
-        start: EdgeCloudSchedule | None = None,
-        threads: int | None = None,
-        verbose: bool = False,
-        confirm: str | None = None,
-    ) -> OfflineResult:
-        return solve_offline(
-            inst, time_limit=time_limit, start=start, threads=threads,
-            verbose=verbose, confirm=confirm, formulation=name,
-        )  # fmt: skip
-
-    solve.__name__ = solve.__qualname__ = f"solve_offline_{name}"
-    solve.__doc__ = f"``solve_offline(..., formulation={name!r})``."
-    return solve
-
-
 #: Name -> ``solve_offline``-like callable, one per formulation
 #: (``benchmarks/frontier.py`` compares them).
 FORMULATIONS: dict[str, Callable[..., OfflineResult]] = {
-    name: _formulation(name) for name in FORMULATION_NAMES
+    name: functools.partial(solve_offline, formulation=name)
+    for name in FORMULATION_NAMES
 }
