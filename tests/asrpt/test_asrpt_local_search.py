@@ -127,3 +127,16 @@ def test_default_start_is_deterministic_and_named(seed):
         assert value < min(online.values()) - 1e-9
     else:  # not improved: the best algorithm's own schedule
         assert value == min(online.values())
+
+
+def test_small_instances_keep_the_online_start():
+    """Below START_MIN_JOBS the start is the best registered algorithm's own schedule."""
+    from optsched.asrpt.paper import START_MIN_JOBS
+
+    p = optsched.get_paper("asrpt")
+    inst = generate(0, n_jobs=START_MIN_JOBS - 1, n_servers=2, gpus_per_server=2)
+    got = default_start(inst)
+    assert not got.meta["algorithm"].endswith("+ls")
+    assert check(inst, got).objective == min(
+        check(inst, p.run(n, inst)).objective for n in p.algorithms
+    )
