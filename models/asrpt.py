@@ -43,6 +43,19 @@ dmin_j) - dmin_i)``: every schedule of total at most ``UB`` (a checked
 schedule's value) starts job ``i`` by then, so no optimal schedule is cut
 off.  The optimum is the optimum of (8): reported ``optimal`` only when
 HiGHS proves it.
+
+Formulation v2 (the default, ``build_schedule(..., formulation="v2")``)
+writes the same rows (3) with running sums ``S[i, o, t] = sum_{t' <= t}
+y[i, o, t']`` (continuous, one equality row per start variable): option
+``o`` of job ``i`` covers slot ``tau`` iff it starts in ``(tau - D_io,
+tau]``, ``D_io = ceil(d_io)``, so its term is
+``S[i, o, min(tau, last_i)] - S[i, o, tau - D_io]`` (0 before ``r_i``): two terms per job option
+instead of ``D_io`` (v1, the rows above).  ``S`` is a linear function of
+``y``, so both formulations have the same feasible set in ``y`` and the
+same LP relaxation; v2's rows are written only where the jobs that can
+run in ``tau`` could use more than ``g`` GPUs of the server (a skipped row
+holds for every LP point too: job ``i`` uses at most ``max_o u_o[m]``
+times its one unit of start weight).
 """
 
 from __future__ import annotations
