@@ -2,25 +2,31 @@
 
 The search moves over *priority lists* decoded by a list-scheduling rule
 (:func:`decode`); every decoded schedule goes through :func:`~.check.check`
-inside :func:`optsched.core.local_search.improve` (first-improvement
-descent), so a candidate the checker rejects is discarded and the result is
-always a checked schedule no worse than the start.
+inside :func:`optsched.core.local_search.iterated` (the default,
+``method="ils"``: first-improvement descent, then random kicks) or
+:func:`optsched.core.local_search.improve` (``method="descent"``), so a
+candidate the checker rejects is discarded and the result is always a
+checked schedule no worse than the start.
 
-Decoder.  A :class:`Priority` is a job order and, per job, one of its
-*options* (:func:`optsched.models.asrpt.options`: per usage vector ``u``
-(GPUs per server) the placement of least ``alpha``, the options the exact
-MILP chooses from).  Jobs are placed one after the other and a placed job
+Decoder.  A :class:`Priority` is a job order and, per job, an option
+*shape*.  A job's options are :func:`optsched.models.asrpt.options` (per
+usage vector ``u``, GPUs per server, the placement of least ``alpha``: the
+options the exact MILP chooses from); a shape groups the options with the
+same GPU counts up to the server order and the same ``alpha`` (the servers
+are identical).  Jobs are placed one after the other and a placed job
 never moves: job ``i`` starts at the earliest whole slot ``t >= r_i`` at
-which its GPUs ``u[m]`` fit on every server ``m`` throughout ``[t, t +
-d_i)`` beside the jobs already placed (``d_i = n_i alpha_i / (1000 slot)``,
-GPUs held on half-open intervals as the checker reads (3)).  Only ``r_i``
+which the GPUs ``u[m]`` of some option of its shape fit on every server
+``m`` throughout ``[t, t + d_i)`` beside the jobs already placed (``d_i =
+n_i alpha_i / (1000 slot)``, GPUs held on half-open intervals as the
+checker reads (3)); the earliest such option wins (the first on ties).  Only ``r_i``
 and the first whole slots after the placed jobs' completions can be that
 earliest slot (usage falls only at completions), and within ``[t, t +
 d_i)`` the usage is largest at ``t`` or at a placed job's start, so the
 decoder tests just those points.
 
 Moves: swap two adjacent jobs, move one job to another position at most
-:data:`WINDOW` away, give a job another option.  The start (an online
+:data:`WINDOW` away, give a job another shape; a kick makes :data:`KICK`
+random swaps of any two jobs or shape changes.  The start (an online
 algorithm's schedule) has no priority list; it is read as one (jobs by
 start slot, each with the option of its placement's usage vector, whose
 ``alpha`` is never larger), and the decoding of that list and of the
@@ -280,12 +286,17 @@ def improve(
     max_evaluations: int | None = None,
     method: str = "ils",
 ) -> tuple[AsrptSchedule, SearchTrace]:
-    """``sched`` improved by the checked local search (first improvement).
+    """``sched`` improved by the checked local search (module docstring).
 
-    Returns the best checked schedule (``sched`` itself when nothing
-    improved; an improved one is named ``<algorithm>+ls`` in ``meta``) and
-    the search trace.  Raises what the checker raises for ``sched``.
+    ``method``: ``"ils"`` (iterated, stops after :data:`PATIENCE` kicks
+    without a new best or at the budget) or ``"descent"``.  Returns the
+    best checked schedule (``sched`` itself when nothing improved; an
+    improved one is named ``<algorithm>+ls`` in ``meta``) and the search
+    trace.  Raises what the checker raises for ``sched``, and ValueError
+    naming ``method`` for another value.
     """
+    if method not in ("ils", "descent"):
+        raise ValueError(f"method: must be 'ils' or 'descent', got {method!r}")
     if method == "ils":
         best, trace = iterated(
             inst, sched, neighbours=neighbours, perturb=kick, evaluate=check,

@@ -140,3 +140,10 @@ def test_small_instances_keep_the_online_start():
     assert check(inst, got).objective == min(
         check(inst, p.run(n, inst)).objective for n in p.algorithms
     )
+
+
+def test_unknown_method_is_refused_by_name():
+    inst = _one_server()
+    start = optsched.get_paper("asrpt").run("spjf", inst)
+    with pytest.raises(ValueError, match="method: must be"):
+        improve(inst, start, method="tabu")
