@@ -159,10 +159,7 @@ def build_schedule(
         When ``deadline`` runs out while building (checked per job, per start
         variable and every 4,096 covered slots).
     """
-    if formulation not in FORMULATION_NAMES:
-        raise ValueError(
-            f"formulation: must be one of {FORMULATION_NAMES}, got {formulation!r}"
-        )
+    _formulation_name(formulation)
     dl = Deadline(None) if deadline is None else deadline
     c = inst.cluster
     opts = []
@@ -322,6 +319,17 @@ FORMULATION_NAMES: tuple[str, ...] = ("v1", "v2")
 #: The one :func:`solve_offline` uses unless told otherwise.
 DEFAULT_FORMULATION = "v2"
 
+
+def _formulation_name(name: str | None) -> str:
+    """``name`` (None: :data:`DEFAULT_FORMULATION`); ValueError naming the field if unknown."""
+    form = DEFAULT_FORMULATION if name is None else name
+    if form not in FORMULATION_NAMES:
+        raise ValueError(
+            f"formulation: must be one of {FORMULATION_NAMES}, got {form!r}"
+        )
+    return form
+
+
 #: Largest model :func:`solve_offline` builds: placements enumerated over all
 #: jobs, start-option variables of the time-indexed MILP, and terms of its
 #: capacity rows (3) (a job of ``d`` slots puts ``d`` terms per server it
@@ -438,11 +446,7 @@ def solve_offline(
         not one of :data:`FORMULATION_NAMES`.
     """
     check_confirm(confirm)
-    form = DEFAULT_FORMULATION if formulation is None else formulation
-    if form not in FORMULATION_NAMES:
-        raise ValueError(
-            f"formulation: must be one of {FORMULATION_NAMES}, got {form!r}"
-        )
+    form = _formulation_name(formulation)
     deadline = Deadline(time_limit)
     ub = start_objective(inst, start, check)
     if inst.n_jobs == 0:
