@@ -44,7 +44,7 @@ schedule's value) starts job ``i`` by then, so no optimal schedule is cut
 off.  The optimum is the optimum of (8): reported ``optimal`` only when
 HiGHS proves it.
 
-Formulation v2 (the default, ``build_schedule(..., formulation="v2")``)
+Formulation v2 (``build_schedule(..., formulation="v2")``)
 writes the same rows (3) with running sums ``S[i, o, t] = sum_{t' <= t}
 y[i, o, t']`` (continuous, one equality row per start variable): option
 ``o`` of job ``i`` covers slot ``tau`` iff it starts in ``(tau - D_io,
@@ -56,6 +56,12 @@ same LP relaxation; v2's rows are written only where the jobs that can
 run in ``tau`` could use more than ``g`` GPUs of the server (a skipped row
 holds for every LP point too: job ``i`` uses at most ``max_o u_o[m]``
 times its one unit of start weight).
+
+Formulation v3 (the default) is v2 with the servers' symmetry fixed on job 0: the
+servers are identical, so renumbering them maps every schedule to one of
+the same value (:func:`relabel_servers`); v3 keeps only job 0's options
+whose GPUs per server do not increase (every schedule has a renumbering
+with that property), and :func:`solve_offline` renumbers the start so.
 """
 
 from __future__ import annotations
@@ -97,6 +103,7 @@ __all__ = [
     "serial_schedule",
     "solve_offline",
     "solve_placement",
+    "relabel_servers",
     "start_values",
 ]
 
@@ -138,7 +145,7 @@ def build_schedule(
     max_variables: int | None = None,
     max_nonzeros: int | None = None,
     deadline: Deadline | None = None,
-    formulation: str = "v2",
+    formulation: str | None = None,
 ) -> tuple[pyo.ConcreteModel | None, list]:
     """Time-indexed MILP of (8) (module docstring); ``upper`` a schedule's value.
 
@@ -148,10 +155,13 @@ def build_schedule(
     ``formulation`` (:data:`FORMULATION_NAMES`) says how (3) is written:
     ``"v1"`` sums the start variables of every start that covers the slot
     (one term per start variable, slot it covers and server it uses: long
-    jobs make many); ``"v2"`` (the default) writes the same rows with the
+    jobs make many); ``"v2"`` writes the same rows with the
     running sums ``S`` of the module docstring, two terms per job option.
     Both have the same feasible set and LP relaxation (``S`` is a linear
-    function of ``y``).
+    function of ``y``).  ``"v3"`` is v2 with job 0's options restricted to
+    non-increasing GPUs per server (server symmetry fixed; a start must be
+    renumbered by :func:`relabel_servers` to map onto it).  None:
+    :data:`DEFAULT_FORMULATION`.
 
     Raises
     ------
@@ -159,13 +169,15 @@ def build_schedule(
         When ``deadline`` runs out while building (checked per job, per start
         variable and every 4,096 covered slots).
     """
-    _formulation_name(formulation)
+    formulation = _formulation_name(formulation)
     dl = Deadline(None) if deadline is None else deadline
     c = inst.cluster
     opts = []
     for job in inst.jobs:
         dl.check("enumerating placements")
         opts.append(options(job.stages, c))
+    if formulation == "v3" and opts:
+        opts[0] = [o for o in opts[0] if _descending(o[0])]
     dur = [[float(inst.slots(job.iterations, a)) for _, _, a in o]
            for job, o in zip(inst.jobs, opts, strict=True)]  # fmt: skip
     dmin = [min(d) for d in dur]
@@ -182,7 +194,7 @@ def build_schedule(
     if max_variables is not None and count > max_variables:
         return None, opts
     if max_nonzeros is not None:
-        per_start = 2 if formulation == "v2" else None
+        per_start = 2 if formulation != "v1" else None
         nonzeros = sum(
             (last[i] - j.arrival + 1)
             * (per_start or math.ceil(d - 1e-12))
@@ -207,7 +219,7 @@ def build_schedule(
     mod.once = pyo.Constraint(
         list(by_job), rule=lambda _, i: sum(mod.y[k] for k in by_job[i]) == 1
     )
-    if formulation == "v2":
+    if formulation != "v1":
         _running_sum_rows(mod, inst, opts, dur, last, keys, dl)
     else:
         _window_rows(mod, inst, opts, dur, keys, dl)
@@ -315,9 +327,38 @@ def _running_sum_rows(
 
 
 #: The formulations of (3) in :func:`build_schedule` (module docstring).
-FORMULATION_NAMES: tuple[str, ...] = ("v1", "v2")
+FORMULATION_NAMES: tuple[str, ...] = ("v1", "v2", "v3")
 #: The one :func:`solve_offline` uses unless told otherwise.
-DEFAULT_FORMULATION = "v2"
+DEFAULT_FORMULATION = "v3"
+
+
+def _descending(u: Sequence[int]) -> bool:
+    """Whether the usage vector ``u`` is non-increasing over the servers."""
+    return all(a >= b for a, b in zip(u, u[1:], strict=False))
+
+
+def relabel_servers(sched: AsrptSchedule) -> AsrptSchedule:
+    """``sched`` with the servers renumbered so job 0's GPUs per server do not increase.
+
+    The servers are identical (one ``g``, one ``b_inter``, one ``b_intra``)
+    and Eqs. (4)-(7) depend on a placement only through its per-server
+    columns, so a renumbering keeps every constraint and every ``alpha``:
+    the value is the same (formulation v3 of :func:`build_schedule`).
+    """
+    if not sched.start:
+        return sched
+    used: dict[int, int] = {}
+    for j, m in enumerate(sched.servers[0]):
+        used[m] = int(np.asarray(sched.x[0])[:, j].sum())
+    M = 1 + max([m for srv in sched.servers for m in srv], default=0)
+    order = sorted(range(M), key=lambda m: (-used.get(m, 0), m))
+    new = {old: k for k, old in enumerate(order)}
+    servers, xs = [], []
+    for srv, x in zip(sched.servers, sched.x, strict=True):
+        cols = sorted(range(len(srv)), key=lambda j: new[srv[j]])
+        servers.append(tuple(new[srv[j]] for j in cols))
+        xs.append(np.asarray(x)[:, cols])
+    return AsrptSchedule(sched.start, tuple(servers), tuple(xs), dict(sched.meta))
 
 
 def _formulation_name(name: str | None) -> str:
@@ -434,7 +475,7 @@ def solve_offline(
         :class:`~optsched.core.errors.SolverError` (unchanged result when
         SCIP proves nothing in time; ``pip install optsched[scip]``).
     formulation
-        How :func:`build_schedule` writes (3): ``"v1"`` or ``"v2"`` (None:
+        How :func:`build_schedule` writes (3): ``"v1"``, ``"v2"`` or ``"v3"`` (None:
         :data:`DEFAULT_FORMULATION`).
 
     Raises
@@ -455,14 +496,10 @@ def solve_offline(
         return OfflineResult(value, value, "optimal", deadline.elapsed(), empty)
     if not modelled(inst):
         return _not_modelled(inst, start, ub, deadline)
-    if start is None:
-        try:
-            deadline.check("building the serial schedule")
-            start = serial_schedule(inst)
-        except DeadlineExceeded:
-            lb = lower_bound(inst)["lower_bound"]
-            return replace(timed_out(deadline, lb), bound_kind="combinatorial")
-        ub = start_objective(inst, start, check)
+    got = _model_start(inst, start, deadline, form)
+    if isinstance(got, OfflineResult):
+        return got
+    start, ub = got
     opts: list = []
 
     def build(dl: Deadline) -> pyo.ConcreteModel | OfflineResult:
@@ -545,6 +582,27 @@ FORMULATIONS: dict[str, Callable[..., OfflineResult]] = {
     name: functools.partial(solve_offline, formulation=name)
     for name in FORMULATION_NAMES
 }
+
+
+def _model_start(
+    inst: AsrptInstance, start: AsrptSchedule | None, deadline: Deadline, form: str
+) -> tuple[AsrptSchedule, float] | OfflineResult:
+    """The start :func:`solve_offline` models with, and its value.
+
+    ``start``, or without one :func:`serial_schedule` (the timed-out result
+    when the budget ends first); renumbered by :func:`relabel_servers` for
+    formulation v3 (same value).
+    """
+    if start is None:
+        try:
+            deadline.check("building the serial schedule")
+            start = serial_schedule(inst)
+        except DeadlineExceeded:
+            lb = lower_bound(inst)["lower_bound"]
+            return replace(timed_out(deadline, lb), bound_kind="combinatorial")
+    if form == "v3":  # the start on servers numbered as v3's job 0 needs
+        start = relabel_servers(start)
+    return start, start_objective(inst, start, check)
 
 
 def _error_bound(inst: AsrptInstance, out: OfflineResult) -> OfflineResult:

@@ -115,23 +115,47 @@ def test_milp_equals_brute_force_random():
         assert res.bound <= res.objective + 1e-9
 
 
-def test_window_formulation_v1_equals_brute_force_too():
-    """The previous formulation of (3) (window sums) against the brute force."""
+@pytest.mark.parametrize("formulation", ["v1", "v3"])
+def test_formulations_v1_and_v3_equal_brute_force_too(formulation):
+    """The previous formulation (window sums) and v3 (symmetry fixed) against brute force."""
     for seed in range(0, 40, 3):
         inst = generate(seed, n_jobs=2 + seed % 3, gpus_per_server=2, predictor="mean")
-        res = solve_offline(inst, formulation="v1")
+        res = solve_offline(inst, formulation=formulation)
         assert res.status == "optimal"
         assert res.objective == pytest.approx(_brute(inst), rel=1e-9), seed
+        assert check(inst, res.schedule).objective == pytest.approx(res.objective)
+
+
+@pytest.mark.parametrize("seed", range(4))
+def test_relabelled_servers_keep_the_value(seed):
+    """Renumbering identical servers changes no constraint and no alpha (checker)."""
+    from optsched.models.asrpt import relabel_servers
+
+    p = optsched.get_paper("asrpt")
+    inst = generate(seed, n_jobs=8, n_servers=3, gpus_per_server=2)
+    for name in ("spjf", "asrpt_eager", "wcs_workload"):
+        sched = p.run(name, inst)
+        again = relabel_servers(sched)
+        assert check(inst, again).objective == pytest.approx(
+            check(inst, sched).objective, rel=1e-12
+        )
+        used = [0] * 3
+        for j, m in enumerate(again.servers[0]):
+            used[m] += int(np.asarray(again.x[0])[:, j].sum())
+        assert used == sorted(used, reverse=True)
 
 
 @pytest.mark.parametrize("seed", range(3))
 def test_formulations_v1_and_v2_prove_the_same_optimum(seed):
-    """Beyond brute force (8 jobs): both formulations of (3) prove one optimum."""
+    """Beyond brute force (8 jobs): the formulations of (3) prove one optimum."""
     inst = generate(seed, n_jobs=8, n_servers=2, gpus_per_server=2)
     start = optsched.get_paper("asrpt").default_start(inst)
-    got = {f: solve_offline(inst, start=start, formulation=f) for f in ("v1", "v2")}
+    got = {
+        f: solve_offline(inst, start=start, formulation=f) for f in ("v1", "v2", "v3")
+    }
     assert {r.status for r in got.values()} == {"optimal"}
     assert got["v1"].objective == pytest.approx(got["v2"].objective, rel=1e-9)
+    assert got["v1"].objective == pytest.approx(got["v3"].objective, rel=1e-9)
     for r in got.values():
         assert check(inst, r.schedule).objective == pytest.approx(r.objective)
 
@@ -139,19 +163,19 @@ def test_formulations_v1_and_v2_prove_the_same_optimum(seed):
 def test_unknown_formulation_is_refused_by_name():
     inst = generate(0, n_jobs=2, gpus_per_server=2)
     with pytest.raises(ValueError, match="formulation: must be one of"):
-        solve_offline(inst, formulation="v3")
+        solve_offline(inst, formulation="v9")
 
 
-@pytest.mark.parametrize("formulation", ["v1", "v2"])
+@pytest.mark.parametrize("formulation", ["v1", "v2", "v3"])
 def test_mip_start_values_satisfy_every_row(formulation):
     """The start's values (no solver involved) satisfy every constraint of the model."""
     import pyomo.environ as pyo
-    from optsched.models.asrpt import build_schedule, start_values
+    from optsched.models.asrpt import build_schedule, relabel_servers, start_values
 
     p = optsched.get_paper("asrpt")
     for seed in range(4):
         inst = generate(seed, n_jobs=6, n_servers=2, gpus_per_server=2)
-        start = p.default_start(inst)
+        start = relabel_servers(p.default_start(inst))
         ub = check(inst, start).objective
         mod, opts = build_schedule(inst, ub, formulation=formulation)
         values = start_values(mod, opts, start)
