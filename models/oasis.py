@@ -184,6 +184,7 @@ def build_model(
     relax: bool = False,
     dominance: bool = True,
     deadline: Deadline | None = None,
+    used: tuple[np.ndarray, np.ndarray] | None = None,
 ) -> pyo.ConcreteModel:
     """Exact MILP of problem (1)-(13) (or its LP relaxation).
 
@@ -209,6 +210,13 @@ def build_model(
     deadline
         Budget of the caller (:class:`optsched.core.solver.Deadline`),
         checked per job, per capacity row and per constraint row.
+    used
+        Capacity already taken by jobs outside ``inst``: ``g`` (H, R, T) on
+        the worker servers and ``v`` (K, R, T) on the PS servers (as
+        :func:`optsched.oasis.local_search.usage` returns them); the rows
+        (4)-(5) then bound ``inst``'s jobs by ``c - g`` and ``c - v``
+        (the sub-problems of :mod:`optsched.oasis.lns`).  None: nothing
+        taken.
 
     Returns
     -------
@@ -331,7 +339,7 @@ def build_model(
     )
 
     # (4)-(5) capacity rows that can bind
-    def cap_rows(idx, var, fit, dem, cap, n_srv):
+    def cap_rows(idx, var, dem, cap, taken):
         users: dict[tuple[int, int], list] = {}
         for i, s, t in idx:
             users.setdefault((s, t), []).append(i)
@@ -341,16 +349,16 @@ def build_model(
                 terms = [(float(dem[i, r]), var[i, s, t]) for i in js if dem[i, r] > 0]
                 if not terms:
                     continue
+                left = float(cap[s, r]) - (0.0 if taken is None else taken[s, r, t - 1])
                 most = sum(c * v.ub for c, v in terms)
-                if most <= cap[s, r] + 1e-9:
+                if most <= left + 1e-9:
                     continue
-                rows[(s, r, t)] = pyo.quicksum(c * v for c, v in terms) <= float(
-                    cap[s, r]
-                )
+                rows[(s, r, t)] = pyo.quicksum(c * v for c, v in terms) <= left
         return rows
 
-    rows4 = cap_rows(y_idx, m.y, fit_w, inst.w, inst.c_worker, H)
-    rows5 = cap_rows(z_idx, m.z, fit_p, inst.s, inst.c_ps, K)
+    g_used, v_used = (None, None) if used is None else used
+    rows4 = cap_rows(y_idx, m.y, inst.w, inst.c_worker, g_used)
+    rows5 = cap_rows(z_idx, m.z, inst.s, inst.c_ps, v_used)
     m.c4_worker_capacity = dl.constraint(
         list(rows4), rule=lambda _, h, r, t: rows4[h, r, t]
     )
