@@ -1,6 +1,6 @@
 """MIP neighbourhood search for OASiS: re-optimise a few jobs exactly, keep the rest.
 
-A better incumbent than the move-based search of :mod:`.local_search` on
+A better incumbent than the move-based search of :mod:`optsched.oasis.local_search` on
 large instances (50 jobs, T = 30, 20 + 20 servers), where HiGHS spends its
 60 s at the root node and the greedy insertions leave 5-8% to the bound.
 

@@ -13,8 +13,10 @@ from hypothesis import strategies as st
 from optsched.models.edgecloud import (
     build_model,
     extract_schedule,
+    relabel_chunks,
     solve_offline,
     start_values,
+    worker_rank,
 )
 
 from optsched.core.errors import InvalidInstanceError
@@ -283,12 +285,14 @@ def test_milp_equals_brute_force(seed):
     assert check(inst, res.schedule).objective == res.objective
 
 
+@pytest.mark.parametrize("formulation", ["v2", "v3"])
 @pytest.mark.parametrize("seed", range(0, 80, 3))
-def test_formulation_v2_equals_brute_force(seed):
-    """The work-by-completion rows cut off no schedule: same optimum as the brute force."""
+def test_formulations_v2_v3_equal_brute_force(seed, formulation):
+    """The work-by-completion rows (v2) and the chunk order (v3) cut off no
+    optimum: same optimum as the brute force."""
     inst = tiny(seed, storage=seed % 4 == 3)
     value, _ = brute_force(inst)
-    res = solve_offline(inst, threads=1, formulation="v2")
+    res = solve_offline(inst, threads=1, formulation=formulation)
     if math.isinf(value):
         assert res.status == "infeasible"
         return
@@ -304,11 +308,12 @@ def test_formulation_v2_lp_bound_is_never_weaker(seed):
                     slot_hours=24.0, n_worker_types=2, n_ps_types=2)  # fmt: skip
     lp1 = solve(build_model(inst, relax=True), threads=1)
     lp2 = solve(build_model(inst, relax=True, formulation="v2"), threads=1)
-    assert lp1.status == lp2.status == "optimal"
-    assert lp2.objective >= lp1.objective - 1e-7
+    lp3 = solve(build_model(inst, relax=True, formulation="v3"), threads=1)
+    assert lp1.status == lp2.status == lp3.status == "optimal"
+    assert lp3.objective >= lp2.objective - 1e-7 >= lp1.objective - 2e-7
     opt = solve_offline(inst, threads=1, formulation="v1", time_limit=60)
     if opt.status == "optimal":
-        assert lp2.objective <= opt.objective + 1e-7
+        assert lp3.objective <= opt.objective + 1e-7
 
 
 def test_unknown_formulation_is_refused_by_name():
@@ -334,7 +339,7 @@ def test_brute_force_covers_interesting_cases():
     assert all(v > 0 for v in seen.values()), seen
 
 
-@pytest.mark.parametrize("formulation", ["v1", "v2"])
+@pytest.mark.parametrize("formulation", ["v1", "v2", "v3"])
 @pytest.mark.parametrize("seed", [0, 1, 2, 5, 7, 11])
 def test_every_feasible_schedule_maps_to_the_model(seed, formulation):
     """Schedule -> model: checker-feasible schedules are model points of equal objective."""
@@ -503,3 +508,26 @@ def test_core_solver_guards_the_highs_start_defect():
     assert res.status == "optimal"
     assert float(pyo.value(model.obj)) == pytest.approx(res.objective)
     assert res.objective == pytest.approx(brute_force(inst)[0])
+
+
+@pytest.mark.parametrize("seed", range(0, 40, 4))
+def test_relabel_chunks_keeps_the_value_and_meets_the_chunk_order(seed):
+    """v3's start: chunks renumbered by worker rank, same checked JCT, every
+    order row of v3 holds (ranks non-decreasing in the chunk index)."""
+    inst = generate(seed, n_jobs=6, n_servers=2, n_slots=30, max_chunks=3,
+                    slot_hours=24.0, n_worker_types=2, n_ps_types=2)  # fmt: skip
+    from optsched.edgecloud.paper import default_start
+
+    sched = default_start(inst)
+    assert sched is not None
+    out = relabel_chunks(inst, sched)
+    assert check(inst, out).objective == check(inst, sched).objective
+    for j in range(inst.n_jobs):
+        mine = out.runs[out.runs[:, 0] == j]
+        rank = {int(d): worker_rank(inst, int(s), int(w)) for _j, d, _t, s, w in mine}
+        ranks = [rank[d] for d in sorted(rank)]
+        assert ranks == sorted(ranks)
+        assert sorted(rank) == list(range(int(inst.D[j])))
+    model = build_model(inst, formulation="v3")
+    _assert_point_feasible(model, start_values(model, inst, sched))
+    assert pyo.value(model.obj) == check(inst, sched).objective
