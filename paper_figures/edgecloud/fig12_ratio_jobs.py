@@ -12,7 +12,7 @@ optimal when eps = 0.5*.
 ``ex.competitive_ratio`` reports both denominators as separate columns: the
 paper's (``paper_ratio``; ``paper_ratio_hi`` against the ILP's proven lower
 bound when HiGHS did not close it) and ours, the exact optimum of (2) by the
-MILP (``ratio`` when proven, else ``[ratio_lo, ratio_hi]``), with Theorem 3's
+MILP in formulation v3 (``ex.RATIO_FORMULATION``) (``ratio`` when proven, else ``[ratio_lo, ratio_hi]``), with Theorem 3's
 ``D_max (1 + 1/eps)`` beside them.  Reduced input: 8-hour slots, ``T = 60``,
 at most 3 chunks per job (``ex.REDUCED``), 5 edge servers.  Note that ILP
 (4)'s objective (3) is the *average fractional* flow time (chunk weights
