@@ -167,7 +167,7 @@ import dataclasses
 import functools
 import math
 from collections import defaultdict
-from collections.abc import Callable
+from collections.abc import Callable, Mapping
 from typing import Any
 
 import numpy as np
@@ -735,6 +735,8 @@ def solve_offline(
     verbose: bool = False,
     confirm: str | None = None,
     formulation: str | None = None,
+    extra_bounds: Callable[[Deadline], Mapping[str, float]] | None = None,
+    bound_reserve: float = 0.0,
 ) -> OfflineResult:
     """Offline optimum of (2) (with (7) when the instance has storage) by HiGHS.
 
@@ -769,6 +771,14 @@ def solve_offline(
     formulation
         ``"v1"``, ``"v2"`` or ``"v3"`` (:func:`build_model`; None:
         :data:`DEFAULT_FORMULATION`).
+    extra_bounds, bound_reserve
+        Further lower bounds for an unproven result, as in
+        :func:`optsched.core.base.certified_solve`: ``extra_bounds(deadline)``
+        returns ``{kind: bound}`` (each valid for (2)), computed with the
+        ``bound_reserve`` share of ``time_limit`` withheld from HiGHS (0:
+        none).  Figs. 12-13 pass the column-generation bound of
+        :mod:`optsched.models.edgecloud_colgen` (kind ``colgen``; that
+        module imports this one, so it is handed in, not imported here).
 
     Returns
     -------
@@ -776,7 +786,7 @@ def solve_offline(
         ``objective`` is the checker's total JCT of the incumbent (NaN when
         there is none), ``bound`` HiGHS's lower bound, or when not
         proven the larger of it and :func:`jct_bound` (``bound_kind``
-        ``milp`` or ``combinatorial``), ``status`` from
+        ``milp``, ``combinatorial`` or a kind of ``extra_bounds``), ``status`` from
         :func:`optsched.core.solver.solve` (``optimal`` only when HiGHS proved
         a zero gap; ``infeasible`` also when some job cannot finish by ``T``
         on any server), ``runtime`` the wall time of build + solve.  When
@@ -821,6 +831,8 @@ def solve_offline(
         start=start,
         start_values=lambda model, sched: start_values(model, inst, sched),
         bound=lambda: jct_bound(inst),
+        extra_bounds=extra_bounds,
+        bound_reserve=bound_reserve,
         threads=threads,
         verbose=verbose,
         confirm=confirm,

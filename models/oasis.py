@@ -215,8 +215,9 @@ def build_model(
         the worker servers and ``v`` (K, R, T) on the PS servers (as
         :func:`optsched.oasis.local_search.usage` returns them); the rows
         (4)-(5) then bound ``inst``'s jobs by ``c - g`` and ``c - v``
-        (the sub-problems of :mod:`optsched.oasis.lns`).  None: nothing
-        taken.
+        (the sub-problems of :mod:`optsched.oasis.lns`; clamped at 0: the
+        other jobs come from a checked schedule, so a negative rest is
+        float round-off).  None: nothing taken.
 
     Returns
     -------
@@ -350,6 +351,7 @@ def build_model(
                 if not terms:
                     continue
                 left = float(cap[s, r]) - (0.0 if taken is None else taken[s, r, t - 1])
+                left = max(left, 0.0)  # other jobs' use at capacity: round-off only
                 most = sum(c * v.ub for c, v in terms)
                 if most <= left + 1e-9:
                     continue

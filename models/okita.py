@@ -155,6 +155,41 @@ are v1's.  So both have the same optimum, :func:`extract_schedule` (which
 reads only ``y, s, x, l``) serves both, and v2's LP bound is at least
 v1's.  Measured: ``docs/okita.md`` ("Formulation v2").
 
+Formulation v3 (``build_model(..., formulation="v3")``)
+-------------------------------------------------------
+v2 plus two families of rows valid at *every* integer point (so every v2
+point, a checked MIP start among them, is a v3 point and the optimum is
+the same); :func:`add_cuts`.  The v2 relaxation lets a job complete
+fractionally: ``u[i, t]`` spreads over several slots while its chunks are
+trained in late slots, so the job pays mostly its early latency cost.
+
+``cut_cumulative[i, t]`` (``a_i <= t < T``): ``sum_{t' <= t} sum_r l[i, r,
+t'] >= N_i sum_{t' <= t} u[i, t']`` with ``N_i = sum_r D_i^r``.  Valid:
+either ``t_i > t`` (right side 0, ``l >= 0``) or ``t_i <= t`` (right side
+``N_i``); then no worker of job ``i`` runs after ``t_i``
+(``c2e_completion_upper``), so ``l = 0`` there (``c2b_workers``), and the
+load over the horizon is ``N_i`` (``c2a_data``, ``c2a_balance``), all of it
+in slots ``<= t``.
+
+``cut_earliest[i, t]`` (``u[i, t] = 0`` for ``t`` before
+:func:`earliest_completion`, ``a_i + d_i - 1``, ``d_i = ceil(N_i / c_i)``,
+``c_i = max_p sum_r floor(rho_i Ybar^{(p)}_{i,r} / E_i)``, ``Ybar^{(p)}``
+the workers of job ``i`` that fit on ``r`` alone with its PS on ``p``:
+:func:`ps_worker_bound` for ``r = p``, :func:`worker_bound` otherwise).
+Valid: in a slot with the PS on ``p`` site ``r`` trains at most
+``floor(rho_i y / E_i)`` chunks ((2b), integer chunks) with ``y <=
+Ybar^{(p)}_{i,r}`` ((2d) for the job alone; other jobs only lower it), so
+the ``N_i`` chunks need at least ``d_i`` slots of ``[a_i, t_i]``.
+
+``cut_last_load`` (``u[i, t] <= sum_r l[i, r, t]``, off by default, not in
+v3): a dominance row valid for the optimum only (delete the workers and PS
+of trailing slots without load: the cost does not rise); it cuts off
+checked starts whose last slot holds idle workers and moved no LP bound.
+
+LP relaxation v2 -> v3 on ``generate(s, 5, 10, 20)``: 1,519.0 -> 1,523.2
+(``s = 0``) and 2,380.5 -> 2,543.8 (``s = 4``); docs/okita.md
+("Formulation v3").
+
 One-shot problems of OSF (Sec. IV-B)
 ------------------------------------
 :func:`build_placement` is the placement problem (5)-(5e) that PA (Alg. 2)
@@ -195,10 +230,14 @@ __all__ = [
     "DEFAULT_FORMULATION",
     "FORMULATIONS",
     "FORMULATION_NAMES",
+    "ALL_CUTS",
+    "CUTS",
+    "add_cuts",
     "build_model",
     "build_placement",
     "cost_bound",
     "build_transfer",
+    "earliest_completion",
     "extract_schedule",
     "ps_worker_bound",
     "solve_offline",
@@ -207,13 +246,96 @@ __all__ = [
 ]
 
 #: The formulations of :func:`build_model` (module docstring).
-FORMULATION_NAMES: tuple[str, ...] = ("v1", "v2")
+FORMULATION_NAMES: tuple[str, ...] = ("v1", "v2", "v3")
 #: The one :func:`solve_offline` uses unless told otherwise: v1 until v2 is
 #: timed on an idle machine.  v2 has the higher root bound after cuts on 9 of
 #: 10 and the smaller 60 s gap on 8 of 10 instances of 4-5 sites x 10 jobs x
 #: 20 slots, but is 3.5x larger and was 1.5-3x slower on some figure-size
 #: instances under load (docs/okita.md "Formulation v2").
 DEFAULT_FORMULATION = "v1"
+
+
+#: Row families :func:`add_cuts` knows (module docstring).
+ALL_CUTS: tuple[str, ...] = ("cumulative", "earliest", "last_load")
+#: The default families: rows valid for *every* schedule of the model, so a
+#: checked MIP start stays a point.  ``last_load`` (a dominance row) is not
+#: among them: on ``generate(s, 5, 10, 20)``, ``s = 0, 4``, it leaves the LP
+#: bound unchanged (1,523.2 and 2,543.8 with or without it; 1,519.0 and
+#: 2,380.5 without any row) and would cut off a start whose last slot only
+#: holds idle workers.
+CUTS: tuple[str, ...] = ("cumulative", "earliest")
+
+
+def earliest_completion(inst: OkitaInstance) -> np.ndarray:
+    """``a_i + d_i - 1`` per job (int array): no schedule completes job ``i`` earlier.
+
+    ``d_i`` of the module docstring ("Formulation v3", ``cut_earliest``); ``a_i`` for a job
+    without data or with ``c_i = 0`` (then no schedule exists at all and the
+    model is infeasible anyway).
+    """
+    ybar, ybar_ps = worker_bound(inst), ps_worker_bound(inst)
+    out = np.asarray(inst.arrival, dtype=np.int64).copy()
+    for i in range(inst.n_jobs):
+        per = float(inst.rho[i]) / float(inst.epochs[i])
+        n_i = int(inst.D[i].sum())
+        best = 0
+        for p in range(inst.n_sites):
+            if ybar_ps[i, p] < 0:  # the PS does not fit on p
+                continue
+            caps = [
+                ybar_ps[i, r] if r == p else ybar[i, r] for r in range(inst.n_sites)
+            ]
+            best = max(best, sum(math.floor(per * c * (1 + 1e-9) + 1e-9) for c in caps))
+        if n_i > 0 and best > 0:
+            out[i] += math.ceil(n_i / best) - 1
+    return out
+
+
+def add_cuts(
+    model: pyo.ConcreteModel,
+    inst: OkitaInstance,
+    cuts: tuple[str, ...] = CUTS,
+) -> None:
+    """Add the rows of ``cuts`` (names of :data:`ALL_CUTS`) to a model of
+    :func:`build_model` of ``inst`` (module docstring, "Formulation v3").
+
+    Raises
+    ------
+    ValueError
+        A name not in :data:`ALL_CUTS`.
+    """
+    unknown = set(cuts) - set(ALL_CUTS)
+    if unknown:
+        raise ValueError(f"cuts: unknown {sorted(unknown)}, must be among {ALL_CUTS}")
+    T, R = inst.n_slots, inst.n_sites
+    a = inst.arrival
+    loads: dict[tuple[int, int], list] = {}
+    for i in range(inst.n_jobs):
+        for t in range(int(a[i]), T + 1):
+            loads[i, t] = [model.l[i, r, t] for r in range(R) if (i, r, t) in model.l]
+    jobs = [i for i in range(inst.n_jobs) if int(inst.D[i].sum()) > 0]
+    if "cumulative" in cuts:
+        idx = [(i, t) for i in jobs for t in range(int(a[i]), T)]
+
+        def cumulative(_, i, t):
+            done = [v for tt in range(int(a[i]), t + 1) for v in loads[i, tt]]
+            ends = [model.u[i, tt] for tt in range(int(a[i]), t + 1)]
+            return pyo.quicksum(done) >= int(inst.D[i].sum()) * pyo.quicksum(ends)
+
+        model.cut_cumulative = pyo.Constraint(idx, rule=cumulative)
+    if "earliest" in cuts:
+        first = earliest_completion(inst)
+        idx = [
+            (i, t) for i in jobs for t in range(int(a[i]), min(int(first[i]), T + 1))
+        ]
+        model.cut_earliest = pyo.Constraint(
+            idx, rule=lambda _, i, t: model.u[i, t] == 0
+        )
+    if "last_load" in cuts:
+        idx = [(i, t) for i in jobs for t in range(int(a[i]), T + 1)]
+        model.cut_last_load = pyo.Constraint(
+            idx, rule=lambda _, i, t: model.u[i, t] <= pyo.quicksum(loads[i, t])
+        )
 
 
 def worker_bound(inst: OkitaInstance) -> np.ndarray:
@@ -255,7 +377,9 @@ def build_model(
     ``formulation``: ``"v1"`` (the rows above) or ``"v2"``: the exchange rows
     ``eq1_exchange`` replaced by the PS-site disaggregation of
     :func:`_add_v2_rows` ("Formulation v2" of the module docstring); same
-    integer points projected on ``y, s, x, l, u``, same optimum.
+    integer points projected on ``y, s, x, l, u``, same optimum; ``"v3"``:
+    v2 plus the valid rows :data:`CUTS` of :func:`add_cuts` ("Formulation
+    v3"), the same integer points.
     """
     if formulation not in FORMULATION_NAMES:
         raise ValueError(
@@ -405,6 +529,8 @@ def build_model(
         m.eq1_exchange = dl.constraint(ex_rows, rule=exchange)
     else:
         _add_v2_rows(m, inst, dl, relax=relax)
+    if formulation == "v3":
+        add_cuts(m, inst, CUTS)
     m._okita["formulation"] = formulation
     dl.check()
     return m
@@ -719,7 +845,8 @@ def solve_offline(
         proved (:mod:`optsched.core.confirm` says how;
         ``pip install optsched[scip]``).
     formulation
-        ``"v1"`` or ``"v2"`` (module docstring), None = :data:`DEFAULT_FORMULATION`.
+        ``"v1"``, ``"v2"`` or ``"v3"`` (module docstring), None =
+        :data:`DEFAULT_FORMULATION`.
 
     Returns
     -------
@@ -808,7 +935,8 @@ def _formulation(name: str) -> Callable[..., OfflineResult]:
 
 #: Name -> ``solve_offline``-like callable, one per formulation of the MILP
 #: (``benchmarks/frontier.py`` compares them): ``"v1"`` the big-M exchange
-#: rows, ``"v2"`` the PS-site disaggregation (module docstring).
+#: rows, ``"v2"`` the PS-site disaggregation, ``"v3"`` v2 with the valid
+#: rows of :func:`add_cuts` (module docstring).
 FORMULATIONS: dict[str, Callable[..., OfflineResult]] = {
     name: _formulation(name) for name in FORMULATION_NAMES
 }

@@ -21,6 +21,7 @@ from optsched.models.oasis import (
 from test_oasis_local_search import _blocking_instance
 
 import optsched
+from optsched.core.base import best_checked
 from optsched.core.solver import solve
 from optsched.oasis import lns
 from optsched.oasis import paper as oasis_paper
@@ -47,8 +48,10 @@ def _normalised(inst, sched: OasisSchedule) -> OasisSchedule:
 
 def _online(inst) -> OasisSchedule:
     p = optsched.get_paper("oasis")
-    runs = [p.algorithms[n](inst) for n in ("oasis", "rrh", "drf", "fifo")]
-    return max(runs, key=lambda s: check(inst, s).objective)
+    runs = (p.algorithms[n](inst) for n in oasis_paper.START_ALGORITHMS)
+    best = best_checked(inst, runs, check, "max")
+    assert best is not None
+    return best
 
 
 def test_hand_instance_two_jobs_one_slot_pair():
@@ -142,15 +145,28 @@ def test_pick_is_seeded_sorted_and_sized():
 
 def test_default_start_runs_the_lns_from_lns_min_jobs(monkeypatch):
     inst = generate(1, **SMALL)
+    calls: list[tuple[int, float]] = []
+    real = lns.improve
+
+    def spy(inst_, start, **kw):
+        best, tr = real(inst_, start, **kw)
+        calls.append((tr.n_candidates, tr.objective))
+        return best, tr
+
+    monkeypatch.setattr(oasis_paper.lns, "improve", spy)
     plain = oasis_paper.default_start(inst)
+    assert plain is not None and not calls  # below LNS_MIN_JOBS: no round
+    assert not plain.algorithm.endswith(lns.SUFFIX)
     monkeypatch.setattr(oasis_paper, "LNS_MIN_JOBS", inst.n_jobs)
     with_lns = oasis_paper.default_start(inst)
-    assert plain is not None and with_lns is not None
-    assert not plain.algorithm.endswith(lns.SUFFIX)
+    assert with_lns is not None
+    # the search ran its default rounds from the local-search start and
+    # default_start returned its (checked) result
+    assert calls == [(lns.ROUNDS, pytest.approx(check(inst, with_lns).objective))]
     assert check(inst, with_lns).objective >= check(inst, plain).objective - 1e-9
     monkeypatch.setattr(oasis_paper, "LNS_MIN_JOBS", inst.n_jobs + 1)
     again = oasis_paper.default_start(inst)
-    assert again is not None
+    assert again is not None and len(calls) == 1
     assert np.array_equal(again.workers, plain.workers)
 
 
