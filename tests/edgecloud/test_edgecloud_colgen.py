@@ -238,3 +238,15 @@ def test_figs_12_13_ask_for_the_colgen_bound(monkeypatch) -> None:
     assert seen["bound_reserve"] == ex.RATIO_BOUND_RESERVE > 0
     hook = seen["extra_bounds"]
     assert isinstance(hook, functools.partial) and hook.func is ex.colgen_bound
+
+
+def test_figs_12_13_bound_gets_its_minimum_time_after_an_overrun() -> None:
+    """A deadline HiGHS already used up still leaves COLGEN_MIN_S for the bound."""
+    from optsched.edgecloud import experiments as ex
+
+    inst = small(4)
+    spent = Deadline(1e-9)
+    assert spent.remaining() == 0.0
+    out = ex.colgen_bound(inst, spent)
+    assert out == {"colgen": column_generation(inst, time_limit=None).bound}
+    assert out["colgen"] <= optimum("small", 4)
