@@ -214,7 +214,7 @@ from __future__ import annotations
 
 import math
 from collections import defaultdict
-from collections.abc import Callable
+from collections.abc import Callable, Mapping
 
 import numpy as np
 import pyomo.environ as pyo
@@ -813,6 +813,8 @@ def solve_offline(
     verbose: bool = False,
     confirm: str | None = None,
     formulation: str | None = None,
+    extra_bounds: Callable[[Deadline], Mapping[str, float]] | None = None,
+    bound_reserve: float = 0.0,
 ) -> OfflineResult:
     """Offline optimum of (2) by HiGHS.
 
@@ -847,14 +849,24 @@ def solve_offline(
     formulation
         ``"v1"``, ``"v2"`` or ``"v3"`` (module docstring), None =
         :data:`DEFAULT_FORMULATION`.
+    extra_bounds, bound_reserve
+        Further lower bounds for an unproven result, as in
+        :func:`optsched.core.base.certified_solve`: ``extra_bounds(deadline)``
+        returns ``{kind: bound}`` (each valid for (2)), computed with the
+        ``bound_reserve`` share of ``time_limit`` withheld from HiGHS (0:
+        none).  For example the Lagrangian bound of
+        :mod:`optsched.models.okita_colgen` (``colgen_bound``, kind
+        ``colgen``; that module imports this one, so it is handed in, not
+        imported here).
 
     Returns
     -------
     OfflineResult
         ``objective`` is the checker's total cost of the incumbent (NaN when
         there is none), ``bound`` HiGHS's lower bound, or when not
-        proven the larger of it and :func:`cost_bound` (``bound_kind``
-        ``milp`` or ``combinatorial``), ``status`` from
+        proven the largest of it, :func:`cost_bound` and the values of
+        ``extra_bounds`` (``bound_kind`` ``milp``, ``combinatorial`` or a
+        kind of ``extra_bounds``), ``status`` from
         :func:`optsched.core.solver.solve` (``optimal`` only when proven),
         ``runtime`` the wall time of build + solve.  When ``time_limit`` runs
         out before HiGHS starts: status ``time_limit``, ``start`` as
@@ -900,6 +912,8 @@ def solve_offline(
         start=start,
         start_values=mip_start,
         bound=lambda: cost_bound(inst),
+        extra_bounds=extra_bounds,
+        bound_reserve=bound_reserve,
         threads=threads,
         verbose=verbose,
         confirm=confirm,
@@ -917,6 +931,8 @@ def _formulation(name: str) -> Callable[..., OfflineResult]:
         threads: int | None = None,
         verbose: bool = False,
         confirm: str | None = None,
+        extra_bounds: Callable[[Deadline], Mapping[str, float]] | None = None,
+        bound_reserve: float = 0.0,
     ) -> OfflineResult:
         return solve_offline(
             inst,
@@ -926,6 +942,8 @@ def _formulation(name: str) -> Callable[..., OfflineResult]:
             verbose=verbose,
             confirm=confirm,
             formulation=name,
+            extra_bounds=extra_bounds,
+            bound_reserve=bound_reserve,
         )
 
     solve.__name__ = solve.__qualname__ = f"solve_offline_{name}"
