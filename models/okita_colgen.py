@@ -219,6 +219,7 @@ def _to_highs(
     inf = highspy.kHighsInf
     bts = [row.bound_type for row in repn.rows]
     rhs = np.asarray(repn.rhs, dtype=float)
+    _use_threads(threads)
     h = highspy.Highs()
     h.setOptionValue("output_flag", False)
     h.setOptionValue("threads", int(threads))
@@ -289,6 +290,19 @@ def lp_prices(
     return float(h.getInfo().objective_function_value), prices
 
 
+#: Model statuses after which HiGHS's ``mip_dual_bound`` is a valid lower
+#: bound: solved, or stopped by a limit during branch and bound.
+_RAN = frozenset(
+    {
+        highspy.HighsModelStatus.kOptimal,
+        highspy.HighsModelStatus.kTimeLimit,
+        highspy.HighsModelStatus.kIterationLimit,
+        highspy.HighsModelStatus.kSolutionLimit,
+        highspy.HighsModelStatus.kInterrupt,
+    }
+)
+
+
 class JobPricer:
     """The pricing MILP of one job, kept alive in HiGHS between rounds.
 
@@ -308,7 +322,7 @@ class JobPricer:
         formulation: str = "v3",
         gap: float = 1e-6,
     ) -> None:
-        self.job = job
+        self.job, self.threads = job, threads
         sub = dataclasses.replace(inst, jobs=(inst.jobs[job],), meta={})
         model = build_model(sub, formulation=formulation)
         self.h, cols, _rows, self.base, self.offset = _to_highs(model, threads, True)
@@ -375,11 +389,15 @@ class JobPricer:
             start.col_value = list(self._x)
             start.value_valid = True
             self.h.setSolution(start)
+        _use_threads(self.threads)
         self.h.run()
-        proven = self.h.getModelStatus() == highspy.HighsModelStatus.kOptimal
+        status = self.h.getModelStatus()
+        proven = status == highspy.HighsModelStatus.kOptimal
         info = self.h.getInfo()
         lower = float(info.mip_dual_bound)
-        if not math.isfinite(lower):
+        if status not in _RAN or not math.isfinite(lower):
+            # HiGHS did not run its branch and bound to an end or a limit (e.g.
+            # "Not Set" after a thread-scheduler mismatch): no bound to trust
             lower = -math.inf
         column, self.extra = None, []
         if info.primal_solution_status == 2:  # a feasible point
@@ -437,6 +455,8 @@ class Master:
     def __init__(
         self, n_jobs: int, capacity: np.ndarray, artificial: float, threads: int = 1
     ) -> None:
+        self.threads = threads
+        _use_threads(threads)
         self.h = h = highspy.Highs()
         h.setOptionValue("output_flag", False)
         h.setOptionValue("threads", int(threads))
@@ -471,6 +491,7 @@ class Master:
 
     def solve(self) -> tuple[float, np.ndarray, np.ndarray]:
         """``(value, mu, lambda)``: LP value, convexity duals, prices (>= 0)."""
+        _use_threads(self.threads)
         self.h.run()
         if self.h.getModelStatus() != highspy.HighsModelStatus.kOptimal:
             raise RuntimeError(
@@ -495,6 +516,8 @@ class Bundle:
     """
 
     def __init__(self, n_jobs: int, capacity: np.ndarray, threads: int = 1) -> None:
+        self.threads = threads
+        _use_threads(threads)
         self.h = h = highspy.Highs()
         h.setOptionValue("output_flag", False)
         h.setOptionValue("threads", int(threads))
@@ -548,6 +571,7 @@ class Bundle:
         limit = QP_LIMIT_S if time_limit is None else min(time_limit, QP_LIMIT_S)
         h.setOptionValue("time_limit", max(limit, 0.01))
         h.setOptionValue("qp_iteration_limit", QP_ITERATIONS)
+        _use_threads(self.threads)
         h.run()
         if h.getModelStatus() != highspy.HighsModelStatus.kOptimal:
             h.clearSolver()

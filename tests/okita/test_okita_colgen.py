@@ -222,3 +222,19 @@ def test_solve_offline_takes_the_bound():
     assert res.bound >= max(lagr, cost_bound(inst)) - 1e-9
     assert (res.bound_kind == "colgen") == (res.bound == lagr)
     assert res.bound <= res.objective + _rel(res.objective)
+
+
+def test_pricing_after_a_solve_with_other_threads():
+    """Regression (CI, -n 2): a HiGHS solve with 2 threads earlier in the
+    process left the pricing MILPs (1 thread) unsolved, status "Not Set"
+    with a dual bound of 0 that was read as a bound.  Each HiGHS run now
+    resets the thread scheduler, and a run that did not reach an end or a
+    limit gives no bound."""
+    inst = generate(0, 3, 3, 10)
+    opt = solve_offline(inst, time_limit=30.0, threads=2)
+    assert opt.status == "optimal"
+    n = len(cg.coupling_rows(inst))
+    for job in range(inst.n_jobs):
+        lower, col, proven = cg.JobPricer(inst, job).price(np.zeros(n))
+        assert proven and col is not None
+        assert lower == pytest.approx(_one_job_v1_with_prices(inst, job, np.zeros(n)))
