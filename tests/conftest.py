@@ -95,6 +95,7 @@ SLOW_TESTS: frozenset[str] = frozenset(
     {
         "tests/asrpt/test_asrpt_offline.py::test_bounds_sandwich_the_optimum",
         "tests/okita/test_okita_colgen.py::test_solve_offline_takes_the_bound",
+        "tests/okita/test_okita_colgen.py::test_pricing_after_a_solve_with_other_threads",
         "tests/okita/test_okita_colgen.py::test_every_round_below_the_proven_optimum",
         "tests/okita/test_okita_formulation_v2.py::test_v2_equals_v1_on_generated",
         "tests/okita/test_okita_formulation_v2.py::test_v2_equals_v1_and_brute_force_on_tiny",
