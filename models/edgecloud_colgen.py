@@ -81,6 +81,7 @@ import dataclasses
 import math
 import time
 from collections import defaultdict
+from collections.abc import Callable
 from typing import Any
 
 import highspy
@@ -93,12 +94,26 @@ from optsched.edgecloud.schedule import EdgeCloudSchedule, cloud_only
 
 from .edgecloud import build_model
 
-__all__ = ["ColgenResult", "JobPricer", "colgen_bound", "column_generation"]
+__all__ = [
+    "ColgenResult", "DPPricer", "JobPricer", "Master", "colgen_bound",
+    "column_generation", "generate", "schedule_columns",
+]  # fmt: skip
 
 #: A coupling row: ``("w", s, w, t)`` (edge worker) or ``("p", s, p, t)`` (edge PS).
 Resource = tuple[str, int, int, int]
 #: Cost of the artificial column that keeps every master LP feasible.
 ARTIFICIAL_COST = 1e4
+#: HiGHS model statuses after which a MIP dual bound is trusted: the branch
+#: and bound ran to an end or to a limit.
+_RAN = frozenset(
+    {
+        highspy.HighsModelStatus.kOptimal,
+        highspy.HighsModelStatus.kTimeLimit,
+        highspy.HighsModelStatus.kIterationLimit,
+        highspy.HighsModelStatus.kSolutionLimit,
+        highspy.HighsModelStatus.kInterrupt,
+    }
+)
 
 
 @dataclasses.dataclass(frozen=True)
@@ -164,6 +179,7 @@ class JobPricer:
         for bt, rhs in zip((r.bound_type for r in repn.rows), repn.rhs, strict=True):
             lower.append(-highspy.kHighsInf if bt == 1 else float(rhs))
             upper.append(highspy.kHighsInf if bt == -1 else float(rhs))
+        self.threads = int(threads)
         self.h = h = highspy.Highs()
         h.setOptionValue("output_flag", False)
         h.setOptionValue("threads", int(threads))
@@ -230,6 +246,7 @@ class JobPricer:
             "time_limit",
             highspy.kHighsInf if time_limit is None else max(time_limit, 0.01),
         )
+        _use_threads(self.threads)  # HiGHS's scheduler is process-wide
         self.h.run()
         status = self.h.getModelStatus()
         info = self.h.getInfo()
@@ -237,7 +254,9 @@ class JobPricer:
         lower = (
             float(info.mip_dual_bound) if info.mip_dual_bound is not None else -math.inf
         )
-        if not math.isfinite(lower):
+        if status not in _RAN or not math.isfinite(lower):
+            # HiGHS did not run its branch and bound to an end or a limit (e.g.
+            # "Not Set" after a thread-scheduler mismatch): no bound to trust
             lower = -math.inf
         column = None
         if info.primal_solution_status == 2:  # feasible point available
@@ -312,24 +331,41 @@ class DPPricer:
             ("w", s, w, int(t)): [] for s, w, slots in self.workers for t in slots
         }
 
+    def _slots(self, g: int, C: int) -> tuple[list[int], list[int]]:
+        """``(forced, free)`` slots up to ``C`` of worker ``g``: none forced, all allowed free.
+
+        :class:`optsched.models.edgecloud_bp.RestrictedPricer` overrides it
+        with a branch's forced and forbidden worker-slots.
+        """
+        _s, _w, slots = self.workers[g]
+        return [], [int(t) for t in slots if t <= C]
+
+    def _zeta1(self) -> float:
+        """Cost of the all-cloud schedule (``zeta_j = 1``; inf when not allowed)."""
+        return self.zeta1
+
     def _worker_costs(self, prices: dict[Resource, float], C: int) -> np.ndarray:
-        """``cost[g, n]``: the ``n k0`` cheapest allowed slots of worker ``g`` up to ``C``."""
+        """``cost[g, n]``: ``n`` chunks on worker ``g`` up to ``C``, its forced slots
+        and the cheapest free ones (``n k0`` slots in all; inf when impossible)."""
         out = np.full((len(self.workers), self.D + 1), math.inf)
-        out[:, 0] = 0.0
-        for g, (s, w, slots) in enumerate(self.workers):
-            mine = slots[slots <= C]
-            p = np.sort([prices.get(("w", s, w, int(t)), 0.0) for t in mine])
+        for g, (s, w, _slots) in enumerate(self.workers):
+            forced, free = self._slots(g, C)
+            if forced and max(forced) > C:
+                continue
+            base = sum(prices.get(("w", s, w, t), 0.0) for t in forced)
+            p = np.sort([prices.get(("w", s, w, t), 0.0) for t in free])
             csum = np.concatenate(([0.0], np.cumsum(p)))
-            for n in range(1, self.D + 1):
-                if n * self.k0 <= len(p):
-                    out[g, n] = csum[n * self.k0]
+            for n in range(0 if not forced else 1, self.D + 1):
+                need = n * self.k0 - len(forced)
+                if 0 <= need <= len(p):
+                    out[g, n] = base + csum[need]
         return out
 
     def price(
         self, prices: dict[Resource, float], time_limit: float | None = None
     ) -> tuple[float, Column | None, bool]:
         """As :meth:`JobPricer.price`, exactly (``proven`` is always True)."""
-        best, arg = self.zeta1, None
+        best, arg = self._zeta1(), None
         cloud_done = self.cloud_ready + self.k0 - 1  # a zeta = 0 cloud chunk
         first = min(
             (int(sl[self.k0 - 1]) for _s, _w, sl in self.workers if len(sl) >= self.k0),
@@ -345,7 +381,7 @@ class DPPricer:
             pick: list[list[tuple[int, int]]] = [[] for _ in range(self.D + 1)]
             f[0] = 0.0
             for g in range(len(self.workers)):
-                new, new_pick = f.copy(), [list(x) for x in pick]
+                new, new_pick = f + cost[g, 0], [list(x) for x in pick]
                 for n in range(1, self.D + 1):
                     for m in range(1, n + 1):
                         v = f[n - m] + cost[g, m]
@@ -360,20 +396,23 @@ class DPPricer:
                     best, arg = v, (C, pick[n_edge])
         return best, self._column(prices, arg), True
 
-    def _column(self, prices, arg) -> Column:
+    def _column(self, prices, arg) -> Column | None:
         """The schedule ``arg = (C, [(worker, chunks), ...])`` as a column."""
         if arg is None:
+            if math.isinf(self._zeta1()):
+                return None  # no schedule at all
             return Column(self.job, float(self.zeta1), frozenset())
         C, placed = arg
         uses: set[Resource] = set()
         last = 0
         for g, n in placed:
-            s, w, slots = self.workers[g]
-            mine = slots[slots <= C]
-            p = np.array([prices.get(("w", s, w, int(t)), 0.0) for t in mine])
-            chosen = mine[np.argsort(p, kind="stable")[: n * self.k0]]
+            s, w, _slots = self.workers[g]
+            forced, free = self._slots(g, C)
+            p = np.array([prices.get(("w", s, w, t), 0.0) for t in free])
+            order = np.argsort(p, kind="stable")[: n * self.k0 - len(forced)]
+            chosen = forced + [free[i] for i in order]
             uses.update(("w", s, w, int(t)) for t in chosen)
-            last = max(last, int(chosen.max()))
+            last = max(last, max(chosen))
         if sum(n for _g, n in placed) < self.D:
             last = max(last, self.cloud_ready + self.k0 - 1)
         return Column(self.job, float(last - self.r), frozenset(uses))
@@ -402,6 +441,7 @@ class Master:
     def __init__(
         self, n_jobs: int, resources: list[Resource], threads: int = 1
     ) -> None:
+        self.threads = int(threads)
         self.h = h = highspy.Highs()
         h.setOptionValue("output_flag", False)
         h.setOptionValue("threads", int(threads))
@@ -441,6 +481,7 @@ class Master:
 
     def solve(self) -> tuple[float, np.ndarray, np.ndarray]:
         """``(value, mu, pi)``: LP value, convexity duals, coupling prices (>= 0)."""
+        _use_threads(self.threads)  # HiGHS's scheduler is process-wide
         self.h.run()
         if self.h.getModelStatus() != highspy.HighsModelStatus.kOptimal:
             raise RuntimeError(
@@ -503,6 +544,51 @@ def column_generation(
         )
 
     pricers, shared, master = _setup(inst, pricing, starts, threads)
+    best, _pi, value, converged, rounds, history = generate(
+        master, pricers, shared, left, smoothing=smoothing, tol=tol, target=target,
+        began=began,
+    )  # fmt: skip
+    return ColgenResult(
+        value=best,
+        bound=float(math.ceil(best - 1e-6)) if math.isfinite(best) else best,
+        master=value,
+        converged=converged,
+        iterations=rounds,
+        columns=len(master.columns),
+        runtime=time.perf_counter() - began,
+        history=history,
+    )
+
+
+def generate(
+    master: Master,
+    pricers: list[Any],
+    shared: list[Resource],
+    left: Callable[[], float | None],
+    *,
+    smoothing: float = 0.5,
+    tol: float = 1e-6,
+    target: float | None = None,
+    began: float | None = None,
+) -> tuple[float, np.ndarray, float, bool, int, list[tuple[float, float, float]]]:
+    """Price and re-solve ``master`` until no improving column, the time or ``target``.
+
+    The loop of :func:`column_generation`, shared with the branch and price
+    of :mod:`optsched.models.edgecloud_bp` (one call per node, its pricers
+    restricted by the node's branching).  ``left()`` gives the seconds left
+    (None: no limit); ``history``'s seconds count from ``began`` (a
+    ``time.perf_counter()``; None: from this call).
+
+    Returns
+    -------
+    tuple
+        ``(best, best_pi, master_value, converged, rounds, history)``: the
+        best Lagrangian ``L`` (valid at any stop; ``-inf`` when no round
+        ended, ``+inf`` when some job has no schedule at all), its prices,
+        the last master LP value, whether the last round proved no column
+        improves, the rounds and ``(seconds, L, master)`` per round.
+    """
+    began = time.perf_counter() if began is None else began
     best, best_pi = -math.inf, np.zeros(len(shared))
     history: list[tuple[float, float, float]] = []
     converged, rounds, value = False, 0, math.nan
@@ -531,20 +617,11 @@ def column_generation(
         elif not improved:
             converged = out[2]
         lim = left()
-        if converged or (lim is not None and lim <= 0):
+        if converged or best == math.inf or (lim is not None and lim <= 0):
             break
         if target is not None and math.ceil(best - 1e-6) >= target - 1e-9:
             break
-    return ColgenResult(
-        value=best,
-        bound=float(math.ceil(best - 1e-6)) if math.isfinite(best) else best,
-        master=value,
-        converged=converged,
-        iterations=rounds,
-        columns=len(master.columns),
-        runtime=time.perf_counter() - began,
-        history=history,
-    )
+    return best, best_pi, value, converged, rounds, history
 
 
 def _setup(
@@ -597,7 +674,8 @@ def _round(master, pricers, shared, mu, pi_m, best_pi, alpha, left, tol):
             return improved, None
         lower, col, proven = pr.price(prices, lim)
         proven_all = proven_all and proven
-        total += lower - tol * (1.0 + abs(lower))
+        # no schedule at all (+inf, a branch's restrictions) or no bound (-inf)
+        total += lower - tol * (1.0 + abs(lower)) if math.isfinite(lower) else lower
         if col is not None:
             rc = col.cost + sum(prices_m.get(r, 0.0) for r in col.uses) - mu[pr.job]
             if rc < -tol and master.add(col):

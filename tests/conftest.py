@@ -94,6 +94,9 @@ SEED_SWEEPS: dict[str, int] = {
 SLOW_TESTS: frozenset[str] = frozenset(
     {
         "tests/asrpt/test_asrpt_offline.py::test_bounds_sandwich_the_optimum",
+        "tests/edgecloud/test_edgecloud_bp.py::test_medium_instance_below_the_proven_optimum",
+        "tests/edgecloud/test_edgecloud_bp.py::test_branching_closes_the_master_gap",
+        "tests/edgecloud/test_edgecloud_colgen.py::test_milp_pricing_after_a_solve_with_other_threads",
         "tests/okita/test_okita_colgen.py::test_solve_offline_takes_the_bound",
         "tests/okita/test_okita_colgen.py::test_pricing_after_a_solve_with_other_threads",
         "tests/okita/test_okita_colgen.py::test_every_round_below_the_proven_optimum",

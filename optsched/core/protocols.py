@@ -80,9 +80,10 @@ STATUSES: tuple[str, ...] = get_args(Status)
 #: Name of the bound in :attr:`OfflineResult.bound`: ``milp`` (HiGHS's dual
 #: bound of the paper's exact MILP; a proven optimum's bound), ``lp`` (an LP
 #: relaxation), ``colgen`` (column generation / Lagrangian dual bound),
-#: ``combinatorial`` (a slice's simple bound computed without a solve),
+#: ``branch_price`` (branch and price: the least bound of the open nodes of
+#: a branching over a column-generation relaxation), ``combinatorial`` (a slice's simple bound computed without a solve),
 #: ``none`` (no finite bound).
-BoundKind = Literal["milp", "lp", "colgen", "combinatorial", "none"]
+BoundKind = Literal["milp", "lp", "colgen", "branch_price", "combinatorial", "none"]
 
 #: The values of :data:`BoundKind`, in order.
 BOUND_KINDS: tuple[str, ...] = get_args(BoundKind)
@@ -255,7 +256,7 @@ class OfflineResult(Generic[S]):
     bound_kind
         Which bound ``bound`` is (:data:`BOUND_KINDS`): ``milp`` (the
         default, and always for a proven optimum), ``lp``, ``colgen``,
-        ``combinatorial`` or ``none``.  A bound that is not finite (NaN, or
+        ``branch_price``, ``combinatorial`` or ``none``.  A bound that is not finite (NaN, or
         infinite while HiGHS has none yet) is ``none`` whatever was passed;
         ``none`` with a finite bound is a ValueError.  When a solve is not
         proven, ``solve_offline`` reports the tightest of the valid bounds

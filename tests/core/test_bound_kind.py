@@ -65,7 +65,9 @@ def test_offline_result_names_its_bound():
         OfflineResult(1.0, 2.0, "time_limit", 0.0, None, "dual")  # type: ignore[arg-type]
     with pytest.raises(ValueError, match="bound_kind: 'none'.*2.0"):
         OfflineResult(1.0, 2.0, "time_limit", 0.0, None, "none")
-    assert BOUND_KINDS == ("milp", "lp", "colgen", "combinatorial", "none")
+    assert BOUND_KINDS == (
+        "milp", "lp", "colgen", "branch_price", "combinatorial", "none"
+    )  # fmt: skip
 
 
 def test_best_bound_picks_the_tightest_finite_bound():

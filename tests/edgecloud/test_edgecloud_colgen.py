@@ -248,5 +248,21 @@ def test_figs_12_13_bound_gets_its_minimum_time_after_an_overrun() -> None:
     spent = Deadline(1e-9)
     assert spent.remaining() == 0.0
     out = ex.colgen_bound(inst, spent)
-    assert out == {"colgen": column_generation(inst, time_limit=None).bound}
-    assert out["colgen"] <= optimum("small", 4)
+    assert out["colgen"] == column_generation(inst, time_limit=None).bound
+    assert out["colgen"] <= out["branch_price"] <= optimum("small", 4)
+
+
+def test_milp_pricing_after_a_solve_with_other_threads() -> None:
+    """As okita's regression (CI, -n 2): a HiGHS solve with 2 threads earlier
+    in the process must not leave the one-job pricing MILP (1 thread)
+    unsolved; each run resets HiGHS's thread scheduler, and a run that did
+    not reach an end or a limit gives no bound (``-inf``), never HiGHS's
+    unset dual bound."""
+    inst = small(1)
+    opt = solve_offline(inst, time_limit=30.0, threads=2, start=cloud_only(inst))
+    assert opt.status == "optimal"
+    for j in range(inst.n_jobs):
+        lower, col, proven = JobPricer(inst, j).price({}, None)
+        value, _col, _ = DPPricer(inst, j).price({})
+        assert proven and col is not None
+        assert lower == pytest.approx(value, abs=1e-6)
