@@ -445,7 +445,9 @@ def test_variant_claims_carry_their_reading(quick_run) -> None:
                 assert (theorem4["paper"] != "-") == ex.CLAIMS_THEOREM4[v]
 
 
-@pytest.mark.parametrize("name", [*NAMES, "oasis_variants_fig3", "oasis_variants_fig5"])
+@pytest.mark.parametrize(
+    "name", [*NAMES, "oasis_variants_fig3", "oasis_variants_fig5", "oasis_fig5_50_jobs"]
+)
 def test_quick_runs_give_a_status_of_the_vocabulary(quick_run, name: str) -> None:
     """Every claim is evaluated on the CSV form without error, with a defined status."""
     claims = quick_run(name).claims
@@ -561,3 +563,67 @@ def test_variant_fig3_rows_match_checker_and_ranks(quick_run) -> None:
     claim = _claims(quick_run, name).iloc[2]["ours"]
     assert f"{n} jobs: {share:.2f} (best baseline" in claim
     assert f"rank {rank}/5" in claim
+
+
+# ------------------------------------------------- issue 26: Fig. 5 at 50 jobs
+def _fig5_50():
+    return importlib.import_module("optsched.figures.oasis.oasis_fig5_50_jobs")
+
+
+def test_fig5_50_jobs_row_matches_a_direct_solve(quick_run) -> None:
+    """``oasis_fig5_50_jobs``: 50 jobs, OASiS re-checked, the optimum re-proven directly."""
+    df = _csv(quick_run, "oasis_fig5_50_jobs")
+    assert list(df.columns) == ex.FIG5_COLUMNS
+    assert (df["n_jobs"] == 50).all() and (df["n_slots"] == 10).all()
+    row = df.iloc[0]
+    p, inst = _regenerate(row, gamma1_range=(row["gamma1_lo"], row["gamma1_hi"]))
+    ev = p.check(inst, p.run("oasis", inst))
+    assert ev.objective == pytest.approx(row["alg_objective"], rel=1e-12)
+    # the quick instance (2 + 2 servers) is proven well within its 10 s
+    opt = p.solve_offline(inst, time_limit=60.0)
+    assert opt.status == "optimal" and row["kind"] == "proven"
+    assert row["opt_objective"] == pytest.approx(opt.objective, rel=1e-9)
+    assert row["ratio"] == pytest.approx(opt.objective / ev.objective, rel=1e-9)
+    claims = _claims(quick_run, "oasis_fig5_50_jobs")
+    assert list(claims["status"]) == [
+        "no claim",
+        "no claim",
+        "not comparable",
+        "reproduced" if row["ratio"] <= row["two_alpha"] else "not reproduced",
+    ]
+
+
+def test_fig5_50_jobs_claims_by_hand() -> None:
+    """Widths and Theorem 4's three-way count on made-up rows, computed by hand.
+
+    Rows: proven 1.2 (2 alpha 3), interval [2.0, 2.2] with bound / incumbent
+    = 110 / 100 (within 3), interval [3.5, 4.0] (above 3: a certified
+    violation), interval [2.5, 3.5] with 2 alpha 3 (undecided).
+    """
+    mod = _fig5_50()
+    df = pd.DataFrame(
+        {
+            "kind": ["proven", "interval", "interval", "interval"],
+            "ratio": [1.2, np.nan, np.nan, np.nan],
+            "ratio_lo": [1.2, 2.0, 3.5, 2.5],
+            "ratio_hi": [1.2, 2.2, 4.0, 3.5],
+            "two_alpha": [3.0, 3.0, 3.0, 3.0],
+            "opt_objective": [12.0, 100.0, 35.0, 25.0],
+            "opt_bound": [12.0, 110.0, 40.0, 35.0],
+            "n_servers": [4, 4, 16, 16],
+            "gamma1_hi": [10.0, 10.0, 50.0, 100.0],
+            "seed": [0, 1, 0, 3],
+        }
+    )
+    assert list(mod.widths(df)) == pytest.approx([0.0, 0.10, 40 / 35 - 1, 0.40])
+    assert mod.width_summary(df) == (
+        "widest 40.0% (16 servers, gamma1 <= 100, seed 3); 3 of 4 above 5%; 1 proven"
+    )
+    assert mod.widest_per_servers(df) == (
+        "4 servers: 10.0% (1/2 proven); 16 servers: 40.0% (0/2 proven)"
+    )
+    assert mod.theorem4(df) == "50% within / 25% above / 25% undecided"
+    claim = mod.SPEC.claims[3]
+    assert claim.status(mod.theorem4(df)) == "not reproduced"
+    assert claim.status(mod.theorem4(df.iloc[:2])) == "reproduced"
+    assert mod.ratio_medians(df) == "median in [2.250, 2.850]"
