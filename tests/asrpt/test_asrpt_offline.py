@@ -200,7 +200,10 @@ def test_alpha_min_exact_is_the_least_alpha():
             assert alpha_min_exact(stages, c) == pytest.approx(best, rel=1e-9)
 
 
-@settings(max_examples=200, deadline=None, derandomize=True,
+# 50 examples (was 200: 100 s of the suite on a 2-core machine, ~0.5 s per
+# proven demo-size optimum); the brute-force tests above check the optimum
+# itself on 68 tiny instances
+@settings(max_examples=50, deadline=None, derandomize=True,
           suppress_health_check=[HealthCheck.too_slow])  # fmt: skip
 @given(seed=st.integers(0, 10**6))
 def test_bounds_sandwich_the_optimum(seed):
