@@ -112,6 +112,14 @@ def lns_round(
     return _merge(sched, jobs, part, _name(sched))
 
 
+def window(inst: OasisInstance, start: OasisSchedule) -> OasisSchedule:
+    """The completion-window search of :mod:`optsched.models.oasis_window`
+    from ``start`` (checked, never below ``start``; Pyomo imported on use)."""
+    from optsched.models.oasis_window import window_search
+
+    return window_search(inst, start)[0]
+
+
 def _name(sched: OasisSchedule) -> str:
     name = sched.algorithm or "start"
     return name if name.endswith(SUFFIX) else name + SUFFIX

@@ -44,11 +44,21 @@ START_ALGORITHMS = ("oasis", "rrh", "drf", "fifo")
 #: the same on every machine); 0 keeps the best online schedule.
 START_EVALUATIONS = 2000
 
-#: Instances of at least this many jobs get the MIP neighbourhood search of
-#: :mod:`optsched.oasis.lns` after the local search (its default rounds,
-#: seed 0): measured on 50 jobs, T = 30, 20 + 20 servers, where HiGHS does
-#: not improve the local-search start within 60 s (docs/oasis.md).
+#: Instances of at least this many jobs get the completion-window search of
+#: :mod:`optsched.models.oasis_window` (see :data:`WINDOW_MAX_CELLS`) and
+#: then the MIP neighbourhood search of :mod:`optsched.oasis.lns` after the
+#: local search (its default rounds, seed 0): measured on 50 jobs, T = 30,
+#: 20 + 20 servers, where HiGHS does not improve the local-search start
+#: within 60 s, and on Fig. 5's grid at 50 jobs (docs/oasis.md).
 LNS_MIN_JOBS = 30
+
+#: The completion-window search runs only when ``T (H + K)`` (slots times
+#: servers) is at most this.  Measured at 50 jobs (one thread): on Fig. 5's
+#: grid (``T = 10``, 4 + 4 and 8 + 8 servers, 80 and 160) it raised the
+#: start by 8-18% in under 30 s; at ``T = 30`` with 20 + 20 servers (1,200,
+#: seed 4) both of its solves ran into their 120 s cap and it found nothing
+#: better than the start (docs/oasis.md).
+WINDOW_MAX_CELLS = 400
 
 
 def default_start(
@@ -61,10 +71,13 @@ def default_start(
     :data:`START_EVALUATIONS` candidates (deterministic: seed 0, no time
     limit; every accepted schedule passed the checker, its objective is
     never below the online start's; named ``<algorithm>+ls``) and, on
-    instances of at least :data:`LNS_MIN_JOBS` jobs, by the MIP
-    neighbourhood search :func:`optsched.oasis.lns.improve` (seed 0, node
-    limits: the same on every machine; checked; named ``...+ls+lns`` when
-    it improved).
+    instances of at least :data:`LNS_MIN_JOBS` jobs, by the
+    completion-window search
+    :func:`optsched.models.oasis_window.window_search` (node limits;
+    checked; ``...+win`` when it improved; only up to
+    :data:`WINDOW_MAX_CELLS` slots times servers) and then the MIP neighbourhood
+    search :func:`optsched.oasis.lns.improve` (seed 0, node limits: the
+    same on every machine; checked; ``...+lns`` when it improved).
 
     ``runs`` holds schedules of ``inst`` already computed (name -> schedule,
     default parameters); the other algorithms are run here.
@@ -82,6 +95,9 @@ def default_start(
         inst, best, time_limit=None, seed=0, max_evaluations=START_EVALUATIONS
     )[0]
     if inst.n_jobs >= LNS_MIN_JOBS:
+        cells = inst.n_slots * (inst.n_worker_servers + inst.n_ps_servers)
+        if cells <= WINDOW_MAX_CELLS:
+            best = lns.window(inst, best)
         best = lns.improve(inst, best, seed=0)[0]
     return best
 

@@ -627,3 +627,11 @@ def test_fig5_50_jobs_claims_by_hand() -> None:
     assert claim.status(mod.theorem4(df)) == "not reproduced"
     assert claim.status(mod.theorem4(df.iloc[:2])) == "reproduced"
     assert mod.ratio_medians(df) == "median in [2.250, 2.850]"
+    # a row without incumbent (no_opt: NaN objective) is infinitely wide
+    nan = df.iloc[:2].copy()
+    nan.loc[1, ["kind", "opt_objective"]] = ["no_opt", np.nan]
+    assert list(mod.widths(nan)) == [0.0, np.inf]
+    assert mod.width_summary(nan).startswith(
+        "widest inf% (4 servers, gamma1 <= 10, seed 1)"
+    )
+    assert "1 of 2 above 5%" in mod.width_summary(nan)
