@@ -174,7 +174,10 @@ def completion_slots(model: pyo.ConcreteModel) -> dict[int, int]:
 @dataclass(frozen=True)
 class WindowResult:
     """What :func:`window_search` did: the aggregated relaxation's status and
-    value, the restricted MILP's status and checked value, the start's, seconds."""
+    value, the restricted MILP's status and checked value, the start's, seconds.
+
+    The statuses are :func:`optsched.core.solver.solve`'s, or ``"empty"``
+    when no job can finish within ``T`` (no solve; both values 0)."""
 
     aggregate_status: str
     aggregate_objective: float
@@ -211,6 +214,9 @@ def window_search(
         raise ValueError(f"window: must be >= 0, got {window!r}")
     began = time.perf_counter()
     start_obj = float(check(inst, start).objective)
+    if not _limits(inst)[3]:  # no job can finish: nothing to search
+        info = WindowResult("empty", 0.0, "empty", 0.0, start_obj, 0.0)
+        return start, dataclasses.replace(info, runtime=time.perf_counter() - began)
     agg = build_aggregate(inst)
     options = {**HIGHS_OPTIONS, "mip_max_nodes": AGG_NODES}
     res_a = solve(agg, time_limit=CAP_S, threads=1, options=options)

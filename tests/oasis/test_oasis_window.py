@@ -93,6 +93,15 @@ def test_window_search_is_checked_monotone_restricted_and_below_the_optimum(
     assert np.array_equal(again.workers, best.workers)
 
 
+def test_no_job_can_finish_returns_the_start_without_a_solve():
+    inst = generate(0, n_jobs=3, n_slots=1, n_worker_servers=1, n_ps_servers=1)
+    start = OasisSchedule.empty(inst, "empty")
+    best, info = ow.window_search(inst, start)
+    assert best is start
+    assert (info.aggregate_status, info.window_status) == ("empty", "empty")
+    assert info.start_objective == 0.0 == info.window_objective
+
+
 def test_window_must_be_non_negative():
     inst = generate(0, **SMALL)
     with pytest.raises(ValueError, match="window"):
