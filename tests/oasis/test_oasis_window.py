@@ -15,9 +15,9 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 from optsched.models import oasis_window as ow
 from optsched.models.oasis import HIGHS_OPTIONS
+from test_oasis_lns import _online
 
 import optsched
-from optsched.core.base import best_checked
 from optsched.core.solver import solve
 from optsched.oasis import paper as oasis_paper
 from optsched.oasis.check import check
@@ -26,14 +26,6 @@ from optsched.oasis.schedule import OasisSchedule
 
 SMALL = dict(n_jobs=8, n_slots=10, n_worker_servers=2, n_ps_servers=2)
 ONE = dict(n_jobs=7, n_slots=10, n_worker_servers=1, n_ps_servers=1)
-
-
-def _online(inst) -> OasisSchedule:
-    p = optsched.get_paper("oasis")
-    runs = (p.algorithms[n](inst) for n in oasis_paper.START_ALGORITHMS)
-    best = best_checked(inst, runs, check, "max")
-    assert best is not None
-    return best
 
 
 def _optimum(inst):
