@@ -104,6 +104,7 @@ from __future__ import annotations
 
 import math
 import time
+from collections.abc import Iterable
 from dataclasses import dataclass
 
 import numpy as np
@@ -127,6 +128,7 @@ __all__ = [
     "colgen_bound",
     "completion_bound",
     "build_model",
+    "job_limits",
     "column_cost",
     "column_generation",
     "dual_bound",
@@ -178,6 +180,28 @@ def _max_workers(inst: OasisInstance, i: int) -> int:
 # --------------------------------------------------------------------------
 # Exact MILP of (1)-(13)
 # --------------------------------------------------------------------------
+def job_limits(
+    inst: OasisInstance, jobs: Iterable[int] | None = None
+) -> tuple[np.ndarray, np.ndarray, np.ndarray, list[int]]:
+    """Per job ``N_max_i`` (:func:`_max_workers`), ``W_i`` (the work rounded
+    up), the earliest completion slot (``T + 1`` when the job cannot finish
+    within the horizon) and the live jobs (those that can).
+
+    ``jobs`` iterates over ``range(n_jobs)`` (e.g. through a deadline's
+    ``iterate``); the default is ``range(n_jobs)``.
+    """
+    I, T = inst.n_jobs, inst.n_slots
+    W = ceil_eps(inst.work)
+    order = range(I) if jobs is None else jobs
+    nmax = np.array([_max_workers(inst, i) for i in order], dtype=np.int64)
+    first = np.full(I, T + 1, dtype=np.int64)
+    for i in range(I):
+        if nmax[i] > 0:
+            first[i] = int(inst.arrival[i]) + int(math.ceil(W[i] / nmax[i])) - 1
+    live = [i for i in range(I) if first[i] <= T]
+    return nmax, W, first, live
+
+
 def build_model(
     inst: OasisInstance,
     *,
@@ -238,18 +262,9 @@ def build_model(
         inst.n_slots,
     )
     a = inst.arrival
-    W = ceil_eps(inst.work)
-    nmax = np.array(
-        [_max_workers(inst, i) for i in dl.iterate(range(I), every=1)], dtype=np.int64
-    )
+    nmax, W, first, live = job_limits(inst, dl.iterate(range(I), every=1))
     fit_w = np.array([_fit(inst.c_worker, inst.w[i]) for i in range(I)]).reshape(I, H)
     fit_p = np.array([_fit(inst.c_ps, inst.s[i]) for i in range(I)]).reshape(I, K)
-    # earliest completion slot (T + 1 when the job cannot finish in the horizon)
-    first = np.full(I, T + 1, dtype=np.int64)
-    for i in range(I):
-        if nmax[i] > 0:
-            first[i] = a[i] + int(math.ceil(W[i] / nmax[i])) - 1
-    live = [i for i in range(I) if first[i] <= T]
     # parameter servers: ceil(n b/B) <= n PS are needed for n workers (6)-(7)
     # (b_i <= B_i for every live job, else no worker could run)
     psmax = nmax.copy()

@@ -34,23 +34,36 @@ Completion-window search (:func:`window_search`)
 1. Solve the aggregated relaxation (node limit :data:`AGG_NODES`); read each
    admitted job's completion slot ``c_i``.
 2. Solve the exact MILP of ``build_model`` with every completion indicator
-   fixed to 0 except ``u[i, t]`` for ``c_i <= t <= c_i + WINDOW`` and the
+   restricted to 0 except ``u[i, t]`` for ``c_i <= t <= c_i + WINDOW`` and the
    start's own completion slot of job ``i`` (a job the start and the
    relaxation both reject stays rejected), from the start as MIP start
    (node limit :data:`WINDOW_NODES`).  Every schedule of this restricted
    MILP is a schedule of (1)-(13), and the start is one of them, so the
-   result never earns less than the start.
+   result never earns less than the start.  The indicators are restricted
+   by an upper bound of 0, not by ``fix(0)``: with a fixed variable inside
+   a row, HiGHS silently ignores the MIP start that
+   :func:`optsched.core.solver.solve` sets (no "MIP start" line in its log;
+   likely Pyomo's persistent interface resetting the fixed column's bounds
+   when the solve begins; tests/core/test_solver_start_fixed.py).  Measured
+   on 4 + 4 servers, seed 4, gamma1 <= 100 (a restricted MILP of this
+   kind): with ``fix`` HiGHS's incumbent after 300 nodes was 428.7 against
+   the start's 513.7; with the bound it starts from 513.7.
 3. The incumbent goes through the paper's checker; the better of it and the
    start is returned.
 
-Measured on the two instances above (one thread): 8 + 8, seed 1: the
-restricted MILP is solved to optimality in 8 s at 106.22 (the shipped start
-97.97, HiGHS's incumbent after 120 s from it 100.8, optimum 108.30); 4 + 4,
-seed 4: 518.8 in 12 s (start 444.9, HiGHS after 120 s 488.3).
+Measured on the two instances above (one thread, from the harness's start
+before this search, 2026-11-27): 8 + 8, seed 1: 96.34 -> 104.44 in 38 s in
+all (optimum 108.30); 4 + 4, seed 4: 392.9 -> 489.8 in 39 s (the MIP
+neighbourhood search after it reaches 510.2; given 600 s from the
+harness's start, HiGHS reaches 531.1 and bounds the optimum by 550.3).
+Neither restricted solve is proven within its node limit.
 
 Determinism: both solves have node limits and a seconds cap
-(:data:`CAP_S`) far above what the measured solves take; within the cap
-the result depends on the instance and the start only.
+(:data:`CAP_S`) above what they take on Fig. 5's grid at 50 jobs (under 80 s
+for both together); within the cap the result depends on the instance and
+the start only.  On larger instances the cap is reached (``T = 30``, 20 +
+20 servers: both solves), which is why :mod:`optsched.oasis.paper` runs the
+search only up to ``WINDOW_MAX_CELLS`` slots times servers.
 """
 
 from __future__ import annotations
@@ -60,27 +73,28 @@ import math
 import time
 from dataclasses import dataclass
 
-import numpy as np
 import pyomo.environ as pyo
 
 from optsched.core.solver import solve
 from optsched.oasis.check import check
-from optsched.oasis.instance import OasisInstance, ceil_eps
+from optsched.oasis.instance import OasisInstance
 from optsched.oasis.schedule import OasisSchedule
 
 from .oasis import (
     HIGHS_OPTIONS,
-    _max_workers,
     build_model,
     extract_schedule,
+    job_limits,
     start_values,
 )
 
 __all__ = ["WindowResult", "build_aggregate", "completion_slots", "window_search"]
 
 #: Slots a job may complete after the aggregated relaxation's completion slot.
-#: 1 measured against 2 on 8 + 8 servers, 50 jobs, seed 1: 106.22 proven in
-#: 8 s against 104.41 unproven after 60 s.
+#: 1 measured against 2 on 8 + 8 servers, 50 jobs, seed 1, with the first
+#: version of this search (whose restricted solve ran without its MIP start,
+#: see the module docstring): 106.22 proven in 8 s against 104.41 unproven
+#: after 60 s.
 WINDOW = 1
 #: HiGHS node limits of the aggregated and of the restricted solve, and the
 #: seconds cap of each (far above the measured solves: determinism).
@@ -89,27 +103,12 @@ AGG_NODES, WINDOW_NODES, CAP_S = 2000, 2000, 120.0
 SUFFIX = "+win"
 
 
-def _limits(
-    inst: OasisInstance,
-) -> tuple[np.ndarray, np.ndarray, np.ndarray, list[int]]:
-    """``N_max_i``, ``W_i``, earliest completion slot and the live jobs, as in build_model."""
-    T = inst.n_slots
-    W = ceil_eps(inst.work)
-    nmax = np.array([_max_workers(inst, i) for i in range(inst.n_jobs)], dtype=np.int64)
-    first = np.full(inst.n_jobs, T + 1, dtype=np.int64)
-    for i in range(inst.n_jobs):
-        if nmax[i] > 0:
-            first[i] = int(inst.arrival[i]) + int(math.ceil(W[i] / nmax[i])) - 1
-    live = [i for i in range(inst.n_jobs) if first[i] <= T]
-    return nmax, W, first, live
-
-
 def build_aggregate(inst: OasisInstance) -> pyo.ConcreteModel:
     """The aggregated relaxation of (1)-(13) (module docstring): a maximisation
     model with ``x[i]``, ``u[i, t]``, ``n[i, t]``, ``p[i, t]`` and objective ``obj``."""
     T, R = inst.n_slots, inst.n_resources
     a = inst.arrival
-    nmax, W, first, live = _limits(inst)
+    nmax, W, first, live = job_limits(inst)
     jt = [(i, t) for i in live for t in range(int(a[i]), T + 1)]
     ut = [(i, t) for i in live for t in range(int(first[i]), T + 1)]
     m = pyo.ConcreteModel(name="oasis_aggregate")
@@ -214,10 +213,10 @@ def window_search(
         raise ValueError(f"window: must be >= 0, got {window!r}")
     began = time.perf_counter()
     start_obj = float(check(inst, start).objective)
-    if not _limits(inst)[3]:  # no job can finish: nothing to search
+    agg = build_aggregate(inst)
+    if not len(agg.x):  # no job can finish: nothing to search
         info = WindowResult("empty", 0.0, "empty", 0.0, start_obj, 0.0)
         return start, dataclasses.replace(info, runtime=time.perf_counter() - began)
-    agg = build_aggregate(inst)
     options = {**HIGHS_OPTIONS, "mip_max_nodes": AGG_NODES}
     res_a = solve(agg, time_limit=CAP_S, threads=1, options=options)
     comp = completion_slots(agg) if res_a.has_solution else {}
@@ -226,8 +225,8 @@ def window_search(
     for (i, t), var in model.u.items():
         c = comp.get(int(i))
         keep = values[var] > 0.5 or (c is not None and c <= t <= c + window)
-        if not keep:
-            var.fix(0)
+        if not keep:  # a bound, not fix(): see the module docstring
+            var.setub(0)
     options = {**HIGHS_OPTIONS, "mip_max_nodes": WINDOW_NODES}
     res_w = solve(model, time_limit=CAP_S, threads=1, options=options, start=values)
     best, win_obj = start, math.nan

@@ -126,3 +126,30 @@ def test_default_start_runs_the_window_search_before_the_lns(monkeypatch):
     calls.clear()
     oasis_paper.default_start(inst)
     assert calls == ["lns"]  # too many slots x servers: no window search
+
+
+def test_restricted_milp_starts_from_the_start(monkeypatch):
+    # Root node only, no heuristic, no presolve: HiGHS's incumbent of the
+    # restricted MILP can only be the MIP start, so it must equal the start's
+    # value (a ``fix(0)`` restriction made HiGHS drop the start:
+    # tests/core/test_solver_start_fixed.py).
+    seen = []
+
+    def spy(model, **kw):
+        res = solve(model, **kw)
+        seen.append((kw.get("start") is not None, res))
+        return res
+
+    monkeypatch.setattr(ow, "solve", spy)
+    monkeypatch.setattr(ow, "WINDOW_NODES", 0)
+    monkeypatch.setattr(
+        ow,
+        "HIGHS_OPTIONS",
+        {**HIGHS_OPTIONS, "mip_heuristic_effort": 0.0, "presolve": "off"},
+    )
+    inst = generate(3, **SMALL)
+    start = _online(inst)
+    ow.window_search(inst, start)
+    with_start = [res for given, res in seen if given]
+    assert len(with_start) == 1 and with_start[0].has_solution
+    assert with_start[0].objective == pytest.approx(check(inst, start).objective)
