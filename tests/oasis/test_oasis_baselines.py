@@ -330,6 +330,32 @@ def test_dorm_adjustment_limit_keeps_running_job():
     check(inst, sched)
 
 
+def test_dorm_limits_its_solves_by_nodes_not_by_the_clock(monkeypatch):
+    """By default each of Dorm's solves is capped by the node limit only (no
+    wall-clock limit, so the schedule does not depend on the machine's
+    load); an explicit ``time_limit`` is passed on."""
+    from optsched.oasis import baselines
+
+    seen: list[tuple[object, object]] = []
+    real = baselines.solve
+
+    def spy(model, **kw):
+        seen.append(
+            (kw.get("time_limit"), (kw.get("options") or {}).get("mip_max_nodes"))
+        )
+        return real(model, **kw)
+
+    monkeypatch.setattr(baselines, "solve", spy)
+    inst = generate(3, n_jobs=8, n_slots=12, n_worker_servers=3, n_ps_servers=3)
+    check(inst, dorm(inst))
+    assert seen and set(seen) == {(None, 200)}
+    seen.clear()
+    check(inst, dorm(inst, params=DormParams(time_limit=5.0)))
+    assert seen and {t for t, _ in seen} == {5.0}
+    with pytest.raises(ValueError, match="time_limit.*-1"):
+        dorm(inst, params=DormParams(time_limit=-1.0))
+
+
 def test_dorm_survives_tiny_time_limit():
     """Dorm with a 1 ms time limit still returns a schedule that passes the checker."""
     inst = generate(3, n_jobs=8, n_slots=12, n_worker_servers=3, n_ps_servers=3)
