@@ -42,9 +42,11 @@ Completion-window search (:func:`window_search`)
    result never earns less than the start.  The indicators are restricted
    by an upper bound of 0, not by ``fix(0)``: with a fixed variable inside
    a row, HiGHS silently ignores the MIP start that
-   :func:`optsched.core.solver.solve` sets (no "MIP start" line in its log;
-   likely Pyomo's persistent interface resetting the fixed column's bounds
-   when the solve begins; tests/core/test_solver_start_fixed.py).  Measured
+   :func:`optsched.core.solver.solve` sets (no "MIP start" line in its log):
+   Pyomo's persistent interface treats a fixed variable as a parameter and
+   re-applies its value as the column's bounds when the solve begins, which
+   clears the solution set before (verified with the start passed and with
+   that update switched off; tests/core/test_solver_start_fixed.py).  Measured
    on 4 + 4 servers, seed 4, gamma1 <= 100 (a restricted MILP of this
    kind): with ``fix`` HiGHS's incumbent after 300 nodes was 428.7 against
    the start's 513.7; with the bound it starts from 513.7.
