@@ -635,3 +635,26 @@ def test_fig5_50_jobs_claims_by_hand() -> None:
         "widest inf% (4 servers, gamma1 <= 10, seed 1)"
     )
     assert "1 of 2 above 5%" in mod.width_summary(nan)
+
+
+def test_fig5_50_jobs_grid_is_fig5_grid_with_a_limit_per_server_count() -> None:
+    """The grid split by servers per side still covers Fig. 5's cells once each.
+
+    Every (servers, gamma1 range, seed 0-4) of Fig. 5's grid appears exactly
+    once, at 50 jobs and 10 slots, with the time limit of its server count;
+    the longest cell comes first (the runner hands out tasks in grid order).
+    """
+    mod = _fig5_50()
+    fig5 = importlib.import_module("optsched.figures.oasis.fig5_performance_ratio")
+    tasks = mod.SPEC.tasks()
+    cells = [(t["servers_per_side"], t["gamma1_range"], t["seed"]) for t in tasks]
+    expected = {
+        (h, g, s)
+        for h in fig5.SPEC.grid["servers_per_side"]
+        for g in fig5.SPEC.grid["gamma1_range"]
+        for s in range(5)
+    }
+    assert len(cells) == len(set(cells)) and set(cells) == expected
+    assert all(t["n_jobs"] == 50 and t["n_slots"] == 10 for t in tasks)
+    assert all(t["time_limit"] == mod.TIME_LIMITS[t["servers_per_side"]] for t in tasks)
+    assert tasks[0]["time_limit"] == max(mod.TIME_LIMITS.values())
