@@ -491,14 +491,27 @@ def cmd_demo(args: argparse.Namespace) -> int:
     return 0
 
 
-def _record_state(spec: Any) -> str:
-    """``fresh``, ``stale`` or ``not recorded``: the spec's record in paper_figures/claims."""
-    from .core.record import is_stale, read_record
+def _record_state(spec: Any, *, why: bool = False) -> str:
+    """``fresh``, ``stale`` or ``not recorded``: the spec's record in paper_figures/claims.
+
+    With ``why``, a stale state names the files whose code changed since the
+    recording (``stale: core/solver.py changed``), when the record keeps
+    per-file hashes.
+    """
+    from .core.record import is_stale, read_record, stale_files
 
     record = read_record(FIGURES_CLAIMS / spec.paper, spec.name)
     if record is None:
         return "not recorded"
-    return "stale" if is_stale(spec, record) else "fresh"
+    if not is_stale(spec, record):
+        return "fresh"
+    changed = stale_files(spec, record) if why else None
+    if not changed:
+        return "stale"
+    shown = ", ".join(changed[:3]) + (
+        f" and {len(changed) - 3} more" if len(changed) > 3 else ""
+    )
+    return f"stale: {shown} changed"
 
 
 def cmd_figure(args: argparse.Namespace) -> int:
@@ -507,7 +520,7 @@ def cmd_figure(args: argparse.Namespace) -> int:
 
     if args.action == "list":
         for name, spec in experiment.specs().items():
-            print(f"{spec.paper}/{name}  ({spec.ref}; {_record_state(spec)})")
+            print(f"{spec.paper}/{name}  ({spec.ref}; {_record_state(spec, why=True)})")
         return 0
     if args.action == "report":
         readme = args.readme or FIGURES_README
@@ -543,11 +556,12 @@ def cmd_figure(args: argparse.Namespace) -> int:
     # 7/9, 8/10, okita 9/10) compute it once per command
     shared = experiment.TaskCache()
     code: str | None = None
+    files: dict[str, str] | None = None
     for spec, out in zip(chosen, outs, strict=True):
         if args.record:  # the digest of the code the rows come from: taken first
-            from .core.record import code_digest
+            from .core.record import code_digest, code_hashes
 
-            code = code_digest(spec)
+            code, files = code_digest(spec), code_hashes(spec)
         res = experiment.run(
             spec,
             quick=args.quick,
@@ -568,6 +582,7 @@ def cmd_figure(args: argparse.Namespace) -> int:
                 FIGURES_CLAIMS / spec.paper,
                 n_tasks=len(spec.tasks(args.quick)),
                 code=code,
+                files=files,
             )
     return 0
 

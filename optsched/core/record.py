@@ -7,7 +7,8 @@
   fixed header time (the bytes depend on the rows only);
 * ``<name>.record.json`` -- provenance: commit, date, the machine's load
   average and CPU count, the number of rows and the compressed size, and
-  the :func:`code_digest` of the code that produced the rows.
+  the :func:`code_digest` of the code that produced the rows, and the
+  hash of each file the digest covers (:func:`code_hashes`).
 
 :func:`rederive` evaluates a spec's claims on the recorded rows (no
 recomputation of the experiment), so a test can check that every recorded
@@ -16,7 +17,9 @@ digest with the current one: a recorded claim is ``stale`` when the
 figure's spec or task code, its slice (``optsched/<key>``, ``models/<key>*``)
 or the core code that computes rows and verdicts changed since the
 recording.  Comments, docstrings and formatting do not count (the digest is
-taken over the syntax trees without docstrings).
+taken over the syntax trees without docstrings).  :func:`stale_files` names
+the files whose code changed since the recording (records written before
+the per-file hashes were kept cannot say).
 
 :func:`interval_verdicts` tells which verdicts rest on unproven optima: it
 evaluates the claims again with every unproven optimum moved to each end of
@@ -51,7 +54,9 @@ __all__ = [
     "NOT_DIGESTED",
     "record_claims",
     "code_digest",
+    "code_hashes",
     "is_stale",
+    "stale_files",
     "read_record",
     "record_run",
     "rederive",
@@ -243,6 +248,18 @@ def code_digest(spec: Experiment) -> str:
     return h.hexdigest()[:16]
 
 
+def code_hashes(spec: Experiment) -> dict[str, str]:
+    """Label -> SHA-256 (first 16 hex digits) of each file :func:`code_digest` covers.
+
+    The same syntax trees as the digest, one hash per file, so that a stale
+    record can say which files changed (:func:`stale_files`).
+    """
+    return {
+        label: hashlib.sha256(_tree_text(path).encode()).hexdigest()[:16]
+        for label, path in sorted(_code_files(spec).items())
+    }
+
+
 def _commit() -> str:
     """The short commit of the working tree (``+dirty`` when it has changes), or ``""``."""
     try:
@@ -276,15 +293,17 @@ def record_run(
     *,
     n_tasks: int | None = None,
     code: str | None = None,
+    files: dict[str, str] | None = None,
 ) -> dict[str, Any]:
     """Keep a full run's claims, rows and provenance in ``folder``.
 
     The claims file follows :func:`record_claims`
     (untouched when only the date changed); the rows and the record are
-    always written (atomically, all or none).  ``code`` is the
-    :func:`code_digest` taken when the run started (default: now); when the
-    code changed during the run, the start's digest is kept, so the record
-    reads ``stale`` (a warning says so).  Returns the record.
+    always written (atomically, all or none).  ``code`` and ``files`` are the
+    :func:`code_digest` and :func:`code_hashes` taken when the run started
+    (default: now); when the code changed during the run, the start's are
+    kept, so the record reads ``stale`` (a warning says so).  Returns the
+    record.
     """
     folder = Path(folder)
     now = code_digest(spec)
@@ -310,6 +329,7 @@ def record_run(
         "rows_file": f"{spec.name}.rows.csv.gz",
         "rows_bytes": len(blob),
         "code": now if code is None else code,
+        "code_files": code_hashes(spec) if files is None else dict(files),
     }
     text = json.dumps(record, indent=1) + "\n"
     write_atomic(
@@ -335,6 +355,20 @@ def read_record(folder: Path | str, name: str) -> dict[str, Any] | None:
 def is_stale(spec: Experiment, record: dict[str, Any] | None) -> bool:
     """Whether a recording (``record``; None: recorded without one) predates the current code."""
     return record is None or record.get("code") != code_digest(spec)
+
+
+def stale_files(spec: Experiment, record: dict[str, Any]) -> list[str] | None:
+    """The files (labels of :func:`code_hashes`) whose code changed since ``record``.
+
+    Changed, added and removed files, sorted; ``[]`` when none did (the
+    record is fresh).  None when the record keeps no per-file hashes (it
+    was written before they were kept): then only :func:`is_stale` can tell.
+    """
+    then = record.get("code_files")
+    if not isinstance(then, dict):
+        return None
+    now = code_hashes(spec)
+    return sorted(k for k in then.keys() | now.keys() if then.get(k) != now.get(k))
 
 
 def rederive(spec: Experiment, folder: Path | str) -> pd.DataFrame:

@@ -243,3 +243,50 @@ def test_every_core_module_is_digested_or_declared_inert() -> None:
     assert names == set(R.CORE_MODULES) | set(R.NOT_DIGESTED)
     files = R._code_files(E.get_spec("fig5_performance_ratio"))
     assert files["core/local_search.py"].is_file()
+
+
+def test_a_stale_record_names_the_files_that_changed(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """Per-file hashes: a code edit in one covered file names that file; a docstring edit none."""
+    extra = tmp_path / "mod.py"
+    extra.write_text('"""Doc."""\n\ndef f(x):\n    return x + 1\n')
+    covered = R._code_files
+
+    def with_extra(spec):  # one more covered file, under the test's control
+        return {**covered(spec), "slice/mod.py": extra}
+
+    monkeypatch.setattr(R, "_code_files", with_extra)
+    res = E.run(TOY, out=tmp_path / "out", workers=1, progress=False, echo=False)
+    rec = R.record_run(TOY, res.rows, res.claims, tmp_path / "rec")
+    assert set(rec["code_files"]) == set(with_extra(TOY))
+    assert R.stale_files(TOY, rec) == [] and not R.is_stale(TOY, rec)
+    extra.write_text('"""Other doc."""\n\ndef f(x):\n    return x + 1  # note\n')
+    assert R.stale_files(TOY, rec) == [] and not R.is_stale(TOY, rec)
+    extra.write_text('"""Doc."""\n\ndef f(x):\n    return x + 2\n')
+    assert R.stale_files(TOY, rec) == ["slice/mod.py"] and R.is_stale(TOY, rec)
+    monkeypatch.setattr(R, "_code_files", covered)  # the file is no longer covered
+    assert R.stale_files(TOY, rec) == ["slice/mod.py"] and R.is_stale(TOY, rec)
+    old = {k: v for k, v in rec.items() if k != "code_files"}
+    assert R.stale_files(TOY, old) is None  # a record from before per-file hashes
+
+
+def test_figure_list_says_which_files_staled_a_record(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """``optsched figure list`` prints ``stale: <file> changed`` for a record with per-file hashes."""
+    from optsched import cli
+
+    res = E.run(TOY, out=tmp_path / "out", workers=1, progress=False, echo=False)
+    files = R.code_hashes(TOY)
+    label = sorted(files)[0]
+    with pytest.warns(UserWarning, match="code changed during the run"):
+        R.record_run(
+            TOY, res.rows, res.claims, tmp_path / TOY.paper,
+            code="0" * 16, files={**files, label: "0" * 16},
+        )  # fmt: skip
+    monkeypatch.setattr(cli, "FIGURES_CLAIMS", tmp_path)
+    assert cli._record_state(TOY, why=True) == f"stale: {label} changed"
+    assert cli._record_state(TOY) == "stale"
+    R.record_run(TOY, res.rows, res.claims, tmp_path / TOY.paper)
+    assert cli._record_state(TOY, why=True) == "fresh"
