@@ -43,3 +43,34 @@ def test_assign_ps_keeps_a_checked_schedule_checked():
             again = edgecloud_gap.assign_ps(inst, sched.runs)
             assert again is not None
             assert p.check(inst, again).objective == p.check(inst, sched).objective
+
+
+def test_assign_ps_refuses_two_jobs_on_one_edge_ps():
+    """Two jobs training in the same slot before the cloud's delay, one qualified
+    edge PS: no assignment; either job alone gets that PS."""
+    import dataclasses
+
+    import numpy as np
+
+    import optsched
+
+    p = optsched.get_paper("edgecloud")
+    inst = p.generate(0, **edgecloud_gap.QUICK_SIZE)
+    c = inst.cloud
+    by_type: dict[int, list[int]] = {}
+    for j, job in enumerate(inst.jobs):
+        by_type.setdefault(int(job.ps_type), []).append(j)
+    k, (j1, j2) = next((k, js[:2]) for k, js in by_type.items() if len(js) >= 2)
+    ps = [0] * inst.n_ps_types
+    ps[k] = 1  # server 0: one PS of type k; the other servers none of it
+    servers = [dataclasses.replace(inst.servers[0], ps=tuple(ps))]
+    for srv in inst.servers[1:]:
+        servers.append(dataclasses.replace(srv, ps=tuple(
+            0 if i == k else n for i, n in enumerate(srv.ps))))  # fmt: skip
+    one = dataclasses.replace(inst, servers=tuple(servers))
+    t = max(int(one.arrival[j]) + int(one.delay[j, 0]) for j in (j1, j2))
+    assert all(t < int(one.arrival[j]) + int(one.delay[j, c]) for j in (j1, j2))
+    both = np.array([[j1, 0, t, 0, 0], [j2, 0, t, 0, 1]])
+    assert edgecloud_gap.assign_ps(one, both) is None
+    alone = edgecloud_gap.assign_ps(one, both[:1])
+    assert alone is not None and alone.ps.tolist() == [[j1, t, 0, 0]]
