@@ -514,13 +514,25 @@ def _record_state(spec: Any, *, why: bool = False) -> str:
     return f"stale: {shown} changed"
 
 
+def _record_wall(spec: Any) -> str:
+    """``, run 45 min`` from the record's ``wall_s`` (empty when not kept)."""
+    from .core.record import read_record
+
+    record = read_record(FIGURES_CLAIMS / spec.paper, spec.name) or {}
+    wall = record.get("wall_s")
+    if not isinstance(wall, int | float):
+        return ""
+    return f", run {wall:.0f} s" if wall < 120 else f", run {wall / 60:.0f} min"
+
+
 def cmd_figure(args: argparse.Namespace) -> int:
     """List, run or report the declarative figure specs (``paper_figures/``)."""
     from .core import experiment
 
     if args.action == "list":
         for name, spec in experiment.specs().items():
-            print(f"{spec.paper}/{name}  ({spec.ref}; {_record_state(spec, why=True)})")
+            state = _record_state(spec, why=True) + _record_wall(spec)
+            print(f"{spec.paper}/{name}  ({spec.ref}; {state})")
         return 0
     if args.action == "report":
         readme = args.readme or FIGURES_README
@@ -562,6 +574,7 @@ def cmd_figure(args: argparse.Namespace) -> int:
             from .core.record import code_digest, code_hashes
 
             code, files = code_digest(spec), code_hashes(spec)
+        started = time.perf_counter()
         res = experiment.run(
             spec,
             quick=args.quick,
@@ -583,6 +596,7 @@ def cmd_figure(args: argparse.Namespace) -> int:
                 n_tasks=len(spec.tasks(args.quick)),
                 code=code,
                 files=files,
+                wall_s=time.perf_counter() - started,
             )
     return 0
 

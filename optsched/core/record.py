@@ -294,6 +294,7 @@ def record_run(
     n_tasks: int | None = None,
     code: str | None = None,
     files: dict[str, str] | None = None,
+    wall_s: float | None = None,
 ) -> dict[str, Any]:
     """Keep a full run's claims, rows and provenance in ``folder``.
 
@@ -302,8 +303,11 @@ def record_run(
     always written (atomically, all or none).  ``code`` and ``files`` are the
     :func:`code_digest` and :func:`code_hashes` taken when the run started
     (default: now); when the code changed during the run, the start's are
-    kept, so the record reads ``stale`` (a warning says so).  Returns the
-    record.
+    kept, so the record reads ``stale`` (a warning says so).  A ``code``
+    given without its ``files`` keeps no per-file hashes (``code_files`` is
+    None: hashes taken now could disagree with that digest).  ``wall_s`` is
+    the run's wall-clock time in seconds (None: not measured), kept so that a
+    reader knows what a re-run costs.  Returns the record.
     """
     folder = Path(folder)
     now = code_digest(spec)
@@ -313,6 +317,10 @@ def record_run(
             "digest of the code it started with (stale in the report)",
             stacklevel=2,
         )
+    if files is not None:
+        kept_files: dict[str, str] | None = dict(files)
+    else:  # hashes taken now could disagree with a digest taken before
+        kept_files = code_hashes(spec) if code is None else None
     blob = _gzip_csv(rows)
     load = os.getloadavg() if hasattr(os, "getloadavg") else (float("nan"),) * 3
     record = {
@@ -329,7 +337,8 @@ def record_run(
         "rows_file": f"{spec.name}.rows.csv.gz",
         "rows_bytes": len(blob),
         "code": now if code is None else code,
-        "code_files": code_hashes(spec) if files is None else dict(files),
+        "code_files": kept_files,
+        "wall_s": None if wall_s is None else round(float(wall_s), 1),
     }
     text = json.dumps(record, indent=1) + "\n"
     write_atomic(

@@ -290,3 +290,49 @@ def test_figure_list_says_which_files_staled_a_record(
     assert cli._record_state(TOY) == "stale"
     R.record_run(TOY, res.rows, res.claims, tmp_path / TOY.paper)
     assert cli._record_state(TOY, why=True) == "fresh"
+
+
+def test_a_digest_without_its_hashes_keeps_no_hashes(tmp_path: Path) -> None:
+    """``code=`` alone: hashes taken now could disagree with that digest, so none are kept."""
+    res = E.run(TOY, out=tmp_path / "out", workers=1, progress=False, echo=False)
+    with pytest.warns(UserWarning, match="code changed during the run"):
+        rec = R.record_run(TOY, res.rows, res.claims, tmp_path, code="0" * 16)
+    assert rec["code_files"] is None and R.stale_files(TOY, rec) is None
+    assert R.is_stale(TOY, rec)
+    same = R.record_run(TOY, res.rows, res.claims, tmp_path, code=R.code_digest(TOY))
+    assert same["code_files"] is None and not R.is_stale(TOY, same)
+
+
+def test_a_record_keeps_its_wall_time_and_figure_list_prints_it(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]
+) -> None:
+    """``wall_s`` is stored rounded and ``optsched figure list`` shows it; None shows nothing."""
+    from optsched import cli
+
+    res = E.run(TOY, out=tmp_path / "out", workers=1, progress=False, echo=False)
+    monkeypatch.setattr(cli, "FIGURES_CLAIMS", tmp_path)
+    rec = R.record_run(TOY, res.rows, res.claims, tmp_path / TOY.paper, wall_s=2712.34)
+    assert rec["wall_s"] == 2712.3
+    assert R.read_record(tmp_path / TOY.paper, TOY.name)["wall_s"] == 2712.3
+    assert cli._record_wall(TOY) == ", run 45 min"
+    R.record_run(TOY, res.rows, res.claims, tmp_path / TOY.paper, wall_s=7.0)
+    assert cli._record_wall(TOY) == ", run 7 s"
+    R.record_run(TOY, res.rows, res.claims, tmp_path / TOY.paper)
+    assert cli._record_wall(TOY) == ""
+
+
+def test_figure_run_record_keeps_digest_hashes_and_wall_time(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """``optsched figure run NAME --record`` writes a fresh record with per-file hashes and ``wall_s``."""
+    from optsched import cli
+
+    monkeypatch.setattr(E, "get_spec", lambda name: TOY)
+    monkeypatch.setattr(cli, "FIGURES_CLAIMS", tmp_path / "claims")
+    argv = ["figure", "run", TOY.name, "--record", "--workers", "1", "--no-progress",
+            "--out", str(tmp_path / "out")]  # fmt: skip
+    assert cli.main(argv) == 0
+    rec = R.read_record(tmp_path / "claims" / TOY.paper, TOY.name)
+    assert rec is not None and rec["code_files"] == R.code_hashes(TOY)
+    assert isinstance(rec["wall_s"], float) and rec["wall_s"] >= 0
+    assert cli._record_state(TOY) == "fresh"
