@@ -670,38 +670,29 @@ def _version() -> str:
         return __version__
 
 
-def build_parser() -> argparse.ArgumentParser:
-    """The argparse parser of ``optsched``."""
-    ap = _Parser(prog="optsched", description=DESCRIPTION, epilog=EPILOG)
-    ap.add_argument("--version", action="version", version=f"optsched {_version()}")
-    sub = ap.add_subparsers(
-        dest="command", required=True, metavar="COMMAND", help="one of:"
+_Command = Callable[[str, str, Callable[..., int]], "_Parser"]
+
+
+def _add_seed(s: argparse.ArgumentParser, what: str) -> None:
+    s.add_argument("--seed", type=nonneg_int, default=0, help=f"{what} (integer >= 0)")
+
+
+def _add_workers(s: argparse.ArgumentParser) -> None:
+    s.add_argument(
+        "--workers",
+        type=positive_int,
+        default=None,
+        help="local worker processes (default: one per CPU; 1 = this process)",
     )
-    paper_help = f"paper key ({', '.join(PAPERS)})"
 
-    def command(name: str, help_: str, fn: Callable[..., int]) -> _Parser:
-        s = sub.add_parser(name, help=help_, description=help_, epilog=EPILOG)
-        s.set_defaults(fn=fn)
-        return s
 
-    def seed(s: argparse.ArgumentParser, what: str) -> None:
-        s.add_argument(
-            "--seed", type=nonneg_int, default=0, help=f"{what} (integer >= 0)"
-        )
-
-    def workers(s: argparse.ArgumentParser) -> None:
-        s.add_argument(
-            "--workers",
-            type=positive_int,
-            default=None,
-            help="local worker processes (default: one per CPU; 1 = this process)",
-        )
-
+def _add_instance_commands(command: _Command, paper_help: str) -> None:
+    """``list``, ``generate``, ``run``, ``check`` and ``solve``: one instance each."""
     command("list", "registered papers and algorithms", cmd_list)
 
     s = command("generate", "random instance as JSON", cmd_generate)
     s.add_argument("paper", help=paper_help)
-    seed(s, "random seed of the instance")
+    _add_seed(s, "random seed of the instance")
     s.add_argument(
         "-o", "--output", help="write the instance to this JSON file (default: stdout)"
     )
@@ -746,12 +737,15 @@ def build_parser() -> argparse.ArgumentParser:
         "pip install optsched[scip])",
     )
 
+
+def _add_ratio_commands(command: _Command, paper_help: str) -> None:
+    """``ratio`` and ``worst-case``: certified ratios over many instances."""
     s = command("ratio", "competitive ratios vs the offline optimum", cmd_ratio)
     s.add_argument("paper", help=paper_help)
     s.add_argument(
         "-n", type=positive_int, default=10, help="number of instances (default 10)"
     )
-    seed(s, "seed of the first instance; instance j uses seed + j")
+    _add_seed(s, "seed of the first instance; instance j uses seed + j")
     s.add_argument(
         "--algorithms", help="comma-separated algorithm names (default: all)"
     )
@@ -762,7 +756,7 @@ def build_parser() -> argparse.ArgumentParser:
         default=60.0,
         help="seconds per offline solve (default 60)",
     )
-    workers(s)
+    _add_workers(s)
     s.add_argument(
         "--dask", default=None, help="Dask scheduler address, e.g. tcp://host:8786"
     )
@@ -782,7 +776,7 @@ def build_parser() -> argparse.ArgumentParser:
         default=200,
         help="instances evaluated in all (default 200)",
     )
-    seed(s, "seed of the start instance and of the search")
+    _add_seed(s, "seed of the start instance and of the search")
     s.add_argument(
         "--time-limit",
         type=positive_seconds,
@@ -802,7 +796,7 @@ def build_parser() -> argparse.ArgumentParser:
         default=4,
         help="candidates evaluated per step (default 4)",
     )
-    workers(s)
+    _add_workers(s)
     s.add_argument(
         "--dask", default=None, help="Dask scheduler address, e.g. tcp://host:8786"
     )
@@ -814,6 +808,9 @@ def build_parser() -> argparse.ArgumentParser:
     s.add_argument("--no-progress", action="store_true", help="no progress bar")
     _add_size_options(s)
 
+
+def _add_figure_commands(command: _Command) -> None:
+    """``figure`` (list / run / report the paper figures) and ``demo``."""
     s = command("figure", "reproduce paper figures and tables", cmd_figure)
     s.add_argument(
         "action",
@@ -831,7 +828,7 @@ def build_parser() -> argparse.ArgumentParser:
     s.add_argument(
         "--out", default=None, help="output folder (default paper_figures/out/KEY)"
     )
-    workers(s)
+    _add_workers(s)
     s.add_argument(
         "--scheduler", default=None, help="Dask scheduler address, e.g. tcp://host:8786"
     )
@@ -857,8 +854,27 @@ def build_parser() -> argparse.ArgumentParser:
     s.add_argument(
         "-n", type=positive_int, default=5, help="instances per paper (default 5)"
     )
-    seed(s, "seed of the first instance")
-    workers(s)
+    _add_seed(s, "seed of the first instance")
+    _add_workers(s)
+
+
+def build_parser() -> argparse.ArgumentParser:
+    """The argparse parser of ``optsched``."""
+    ap = _Parser(prog="optsched", description=DESCRIPTION, epilog=EPILOG)
+    ap.add_argument("--version", action="version", version=f"optsched {_version()}")
+    sub = ap.add_subparsers(
+        dest="command", required=True, metavar="COMMAND", help="one of:"
+    )
+    paper_help = f"paper key ({', '.join(PAPERS)})"
+
+    def command(name: str, help_: str, fn: Callable[..., int]) -> _Parser:
+        s = sub.add_parser(name, help=help_, description=help_, epilog=EPILOG)
+        s.set_defaults(fn=fn)
+        return s
+
+    _add_instance_commands(command, paper_help)
+    _add_ratio_commands(command, paper_help)
+    _add_figure_commands(command)
     return ap
 
 
