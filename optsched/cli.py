@@ -516,13 +516,10 @@ def _record_state(spec: Any, *, why: bool = False) -> str:
 
 def _record_wall(spec: Any) -> str:
     """``, run 45 min`` from the record's ``wall_s`` (empty when not kept)."""
-    from .core.record import read_record
+    from .core.record import read_record, run_time
 
-    record = read_record(FIGURES_CLAIMS / spec.paper, spec.name) or {}
-    wall = record.get("wall_s")
-    if not isinstance(wall, int | float):
-        return ""
-    return f", run {wall:.0f} s" if wall < 120 else f", run {wall / 60:.0f} min"
+    took = run_time(read_record(FIGURES_CLAIMS / spec.paper, spec.name) or {})
+    return f", run {took}" if took else ""
 
 
 def cmd_figure(args: argparse.Namespace) -> int:

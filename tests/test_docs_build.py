@@ -23,7 +23,7 @@ import pandas as pd
 from PIL import Image
 
 from optsched.core.experiment import specs
-from optsched.core.record import is_stale, read_record
+from optsched.core.record import is_stale, read_record, run_time
 
 ROOT = Path(__file__).resolve().parents[1]
 CLAIMS = ROOT / "paper_figures" / "claims"
@@ -133,6 +133,8 @@ def test_gallery_shows_every_spec_with_its_record_and_claims(
                 assert not images, spec.name
             else:
                 assert record["commit"] in text and record["date"] in text
+                if record.get("wall_s") is not None:  # records since wall_s is kept
+                    assert f"run in {run_time(record)} on" in text, spec.name
                 assert images == [f"../_images/{spec.name}.png"], spec.name
                 png = html / "_images" / f"{spec.name}.png"
                 with Image.open(png) as im:

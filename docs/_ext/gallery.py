@@ -164,7 +164,7 @@ def spec_section(
     spec: Any, claims_dir: Path, root: Path, dpi: int
 ) -> tuple[list[str], dict[str, bytes], str]:
     """One figure's section: Markdown lines, PNG files by name, record state."""
-    from optsched.core.record import read_record
+    from optsched.core.record import read_record, run_time
     from optsched.core.runner import command
     from optsched.core.spec import read_rows
 
@@ -188,10 +188,12 @@ def spec_section(
         ]
     else:
         rows_file = claims_dir / record.get("rows_file", f"{spec.name}.rows.csv.gz")
+        took = run_time(record)
         lines += [
             f"* record: **{state}**, recorded {escape(record.get('date', '?'))} "
             f"at commit `{record.get('commit', '?')}`, {record.get('rows', '?')} "
             f"rows from {record.get('tasks', '?')} tasks"
+            + (f", run in {took} on {record.get('cpus', '?')} CPUs" if took else "")
             + (
                 "; the code it depends on changed since (re-run to refresh)"
                 if state == "stale"

@@ -352,6 +352,14 @@ def record_run(
     return record
 
 
+def run_time(record: dict[str, Any]) -> str:
+    """The recorded run's wall-clock time as text (``45 min``, ``7 s``); empty when not kept."""
+    wall = record.get("wall_s")
+    if not isinstance(wall, int | float) or isinstance(wall, bool):
+        return ""
+    return f"{wall:.0f} s" if wall < 120 else f"{wall / 60:.0f} min"
+
+
 def read_record(folder: Path | str, name: str) -> dict[str, Any] | None:
     """The record of figure ``name`` in ``folder``, or None when none is kept."""
     path = Path(folder) / f"{name}.record.json"

@@ -336,3 +336,12 @@ def test_figure_run_record_keeps_digest_hashes_and_wall_time(
     assert rec is not None and rec["code_files"] == R.code_hashes(TOY)
     assert isinstance(rec["wall_s"], float) and rec["wall_s"] >= 0
     assert cli._record_state(TOY) == "fresh"
+
+
+def test_run_time_text() -> None:
+    """``run_time``: seconds below two minutes, whole minutes above, empty when not kept."""
+    assert R.run_time({"wall_s": 7.04}) == "7 s"
+    assert R.run_time({"wall_s": 119.4}) == "119 s"
+    assert R.run_time({"wall_s": 2712.3}) == "45 min"
+    assert R.run_time({"wall_s": None}) == "" and R.run_time({}) == ""
+    assert R.run_time({"wall_s": True}) == ""
