@@ -566,11 +566,13 @@ def cmd_figure(args: argparse.Namespace) -> int:
     shared = experiment.TaskCache()
     code: str | None = None
     files: dict[str, str] | None = None
+    dirty: list[str] | None = None
     for spec, out in zip(chosen, outs, strict=True):
         if args.record:  # the digest of the code the rows come from: taken first
-            from .core.record import code_digest, code_hashes
+            from .core.record import code_digest, code_hashes, uncommitted_files
 
             code, files = code_digest(spec), code_hashes(spec)
+            dirty = uncommitted_files(spec)
         started = time.perf_counter()
         res = experiment.run(
             spec,
@@ -594,6 +596,7 @@ def cmd_figure(args: argparse.Namespace) -> int:
                 code=code,
                 files=files,
                 wall_s=time.perf_counter() - started,
+                uncommitted=dirty,
             )
     return 0
 

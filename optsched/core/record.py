@@ -276,6 +276,38 @@ def _commit() -> str:
     return head + ("+dirty" if dirty else "")
 
 
+def uncommitted_files(spec: Experiment) -> list[str] | None:
+    """Labels of the files :func:`code_digest` covers that differ from git's ``HEAD``.
+
+    Modified, staged or untracked covered files, sorted; ``[]`` when the
+    code of ``spec`` is exactly a commit's; None when git cannot tell (no
+    git, or the code is not in a repository).  A record written with a
+    non-empty list cannot be reproduced from any commit.
+    """
+    files = _code_files(spec)
+    by_path = {p.resolve(): label for label, p in files.items()}
+    roots = {p.resolve().parent for p in files.values()}
+    dirty: set[str] = set()
+    try:
+        for root in sorted(roots):
+            top = subprocess.run(
+                ["git", "-C", str(root), "rev-parse", "--show-toplevel"],
+                capture_output=True, text=True, check=True, timeout=10,
+            ).stdout.strip()  # fmt: skip
+            out = subprocess.run(
+                ["git", "-C", top, "status", "--porcelain", "--untracked-files=all",
+                 "--", str(root)],
+                capture_output=True, text=True, check=True, timeout=10,
+            ).stdout  # fmt: skip
+            for line in out.splitlines():
+                path = (Path(top) / line[3:].split(" -> ")[-1]).resolve()
+                if path in by_path:
+                    dirty.add(by_path[path])
+    except (OSError, subprocess.SubprocessError):
+        return None
+    return sorted(dirty)
+
+
 def _gzip_csv(df: pd.DataFrame) -> bytes:
     """``df`` as CSV, gzip-compressed with header time 0 (reproducible bytes)."""
     raw = df.to_csv(index=False).encode()
@@ -295,6 +327,7 @@ def record_run(
     code: str | None = None,
     files: dict[str, str] | None = None,
     wall_s: float | None = None,
+    uncommitted: list[str] | None = None,
 ) -> dict[str, Any]:
     """Keep a full run's claims, rows and provenance in ``folder``.
 
@@ -307,7 +340,11 @@ def record_run(
     given without its ``files`` keeps no per-file hashes (``code_files`` is
     None: hashes taken now could disagree with that digest).  ``wall_s`` is
     the run's wall-clock time in seconds (None: not measured), kept so that a
-    reader knows what a re-run costs.  Returns the record.
+    reader knows what a re-run costs.  ``uncommitted`` lists the covered
+    files that differed from git's ``HEAD`` when the run started
+    (:func:`uncommitted_files`; default: now); a non-empty list is kept in
+    the record and warned about: such rows cannot be reproduced from any
+    commit.  Returns the record.
     """
     folder = Path(folder)
     now = code_digest(spec)
@@ -315,6 +352,15 @@ def record_run(
         warnings.warn(
             f"{spec.name}: the code changed during the run; recorded with the "
             "digest of the code it started with (stale in the report)",
+            stacklevel=2,
+        )
+    if uncommitted is None:
+        uncommitted = uncommitted_files(spec)
+    if uncommitted:
+        shown = ", ".join(uncommitted[:3]) + (" ..." if len(uncommitted) > 3 else "")
+        warnings.warn(
+            f"{spec.name}: recorded from uncommitted code ({shown}); commit first "
+            "so that the rows can be reproduced from git",
             stacklevel=2,
         )
     if files is not None:
@@ -339,6 +385,7 @@ def record_run(
         "code": now if code is None else code,
         "code_files": kept_files,
         "wall_s": None if wall_s is None else round(float(wall_s), 1),
+        "uncommitted": None if uncommitted is None else list(uncommitted),
     }
     text = json.dumps(record, indent=1) + "\n"
     write_atomic(

@@ -345,3 +345,45 @@ def test_run_time_text() -> None:
     assert R.run_time({"wall_s": 2712.3}) == "45 min"
     assert R.run_time({"wall_s": None}) == "" and R.run_time({}) == ""
     assert R.run_time({"wall_s": True}) == ""
+
+
+def test_uncommitted_covered_files_are_named_and_kept(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """``uncommitted_files``: [] for committed code, the label of a modified or
+    untracked covered file, None outside git; ``record_run`` keeps and warns."""
+    import subprocess
+
+    repo = tmp_path / "repo"
+    repo.mkdir()
+    mod = repo / "mod.py"
+    mod.write_text("def f(x):\n    return x\n")
+
+    def git(*args: str) -> None:
+        subprocess.run(["git", "-C", str(repo), "-c", "user.name=t", "-c",
+                        "user.email=t@t", *args], check=True, capture_output=True)  # fmt: skip
+
+    git("init", "-q")
+    git("add", "mod.py")
+    git("commit", "-q", "-m", "one")
+    covered = {"slice/mod.py": mod, "slice/new.py": repo / "new.py"}
+    monkeypatch.setattr(R, "_code_files", lambda spec: covered)
+    assert R.uncommitted_files(TOY) == []
+    (repo / "new.py").write_text("x = 1\n")  # untracked
+    assert R.uncommitted_files(TOY) == ["slice/new.py"]
+    mod.write_text("def f(x):\n    return x + 1\n")  # modified
+    assert R.uncommitted_files(TOY) == ["slice/mod.py", "slice/new.py"]
+    res = E.run(TOY, out=tmp_path / "out", workers=1, progress=False, echo=False)
+    with pytest.warns(UserWarning, match="uncommitted code"):
+        rec = R.record_run(TOY, res.rows, res.claims, tmp_path / "rec")
+    assert rec["uncommitted"] == ["slice/mod.py", "slice/new.py"]
+    git("add", "mod.py", "new.py")
+    git("commit", "-q", "-m", "two")
+    assert (
+        R.record_run(TOY, res.rows, res.claims, tmp_path / "rec")["uncommitted"] == []
+    )
+    outside = tmp_path / "plain"
+    outside.mkdir()
+    (outside / "m.py").write_text("y = 2\n")
+    monkeypatch.setattr(R, "_code_files", lambda spec: {"slice/m.py": outside / "m.py"})
+    assert R.uncommitted_files(TOY) is None
