@@ -304,7 +304,7 @@ def test_a_digest_without_its_hashes_keeps_no_hashes(tmp_path: Path) -> None:
 
 
 def test_a_record_keeps_its_wall_time_and_figure_list_prints_it(
-    tmp_path: Path, monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
 ) -> None:
     """``wall_s`` is stored rounded and ``optsched figure list`` shows it; None shows nothing."""
     from optsched import cli
