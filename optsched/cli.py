@@ -567,12 +567,13 @@ def cmd_figure(args: argparse.Namespace) -> int:
     code: str | None = None
     files: dict[str, str] | None = None
     dirty: list[str] | None = None
+    commit: str | None = None
     for spec, out in zip(chosen, outs, strict=True):
         if args.record:  # the digest of the code the rows come from: taken first
-            from .core.record import code_digest, code_hashes, uncommitted_files
+            from .core import record
 
-            code, files = code_digest(spec), code_hashes(spec)
-            dirty = uncommitted_files(spec)
+            code, files = record.code_digest(spec), record.code_hashes(spec)
+            dirty, commit = record.uncommitted_files(spec), record.current_commit()
         started = time.perf_counter()
         res = experiment.run(
             spec,
@@ -597,6 +598,7 @@ def cmd_figure(args: argparse.Namespace) -> int:
                 files=files,
                 wall_s=time.perf_counter() - started,
                 uncommitted=dirty,
+                commit=commit,
             )
     return 0
 

@@ -57,6 +57,9 @@ __all__ = [
     "code_hashes",
     "is_stale",
     "stale_files",
+    "current_commit",
+    "uncommitted_files",
+    "run_time",
     "read_record",
     "record_run",
     "rederive",
@@ -260,7 +263,7 @@ def code_hashes(spec: Experiment) -> dict[str, str]:
     }
 
 
-def _commit() -> str:
+def current_commit() -> str:
     """The short commit of the working tree (``+dirty`` when it has changes), or ``""``."""
     try:
         head = subprocess.run(
@@ -328,6 +331,7 @@ def record_run(
     files: dict[str, str] | None = None,
     wall_s: float | None = None,
     uncommitted: list[str] | None = None,
+    commit: str | None = None,
 ) -> dict[str, Any]:
     """Keep a full run's claims, rows and provenance in ``folder``.
 
@@ -344,7 +348,9 @@ def record_run(
     files that differed from git's ``HEAD`` when the run started
     (:func:`uncommitted_files`; default: now); a non-empty list is kept in
     the record and warned about: such rows cannot be reproduced from any
-    commit.  Returns the record.
+    commit.  ``commit`` is the checkout the run started from (default: now;
+    commits made during a long run would otherwise be named instead).
+    Returns the record.
     """
     folder = Path(folder)
     now = code_digest(spec)
@@ -372,7 +378,7 @@ def record_run(
     record = {
         "figure": spec.name,
         "paper": spec.paper,
-        "commit": _commit(),
+        "commit": current_commit() if commit is None else commit,
         "date": _dt.datetime.now(_dt.UTC).strftime("%Y-%m-%dT%H:%M:%SZ"),
         "load_1_5_15": [round(x, 2) for x in load],
         "cpus": os.cpu_count(),

@@ -335,7 +335,11 @@ def test_figure_run_record_keeps_digest_hashes_and_wall_time(
     rec = R.read_record(tmp_path / "claims" / TOY.paper, TOY.name)
     assert rec is not None and rec["code_files"] == R.code_hashes(TOY)
     assert isinstance(rec["wall_s"], float) and rec["wall_s"] >= 0
+    assert rec["commit"] == R.current_commit()  # taken at the start; none made since
     assert cli._record_state(TOY) == "fresh"
+    res = E.run(TOY, out=tmp_path / "out2", workers=1, progress=False, echo=False)
+    given = R.record_run(TOY, res.rows, res.claims, tmp_path / "r", commit="abc1234")
+    assert given["commit"] == "abc1234"
 
 
 def test_run_time_text() -> None:
