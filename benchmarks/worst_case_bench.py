@@ -33,7 +33,6 @@ from __future__ import annotations
 import argparse
 import json
 import math
-import subprocess
 from pathlib import Path
 from typing import Any
 
@@ -43,7 +42,7 @@ import optsched
 from optsched.core import experiment
 from optsched.core.adversary import certified_ratio, read_trace, task_rows, worst_case
 from optsched.core.experiment import write_atomic
-from optsched.core.record import record_run
+from optsched.core.record import current_commit, record_run
 
 #: The papers' own online algorithms.
 OWN = {
@@ -105,14 +104,18 @@ def strongest(table: pd.DataFrame, key: str, k: int = 2) -> list[str]:
     )[:k]
 
 
-def _commit() -> str:
-    """The checkout's commit (provenance of a search row), or ``""``."""
-    try:
-        out = subprocess.run(["git", "rev-parse", "--short", "HEAD"], cwd=ROOT,
-                             capture_output=True, text=True, check=True)  # fmt: skip
-    except (OSError, subprocess.CalledProcessError):
-        return ""
-    return out.stdout.strip()
+def foreign_searches(saved: list[dict], now: str) -> list[str]:
+    """Commits of saved searches that are not the current clean checkout ``now``.
+
+    Their traces came from other code (or from uncommitted code: ``+dirty``,
+    or no commit at all), so a record of them under today's code digest
+    would read ``fresh`` for rows today's code may not give: such rows are
+    drawn, never recorded.  Empty when every search ran on ``now``.
+    """
+    bad = {str(r.get("commit", "")) for r in saved}
+    if now and not now.endswith("+dirty"):
+        bad.discard(now)
+    return sorted(bad)
 
 
 def _settings(key: str, alg: str, method: str, n_evals: int, size: dict) -> dict:
@@ -163,7 +166,7 @@ def _search(key, alg, role, method, n_evals, size, table, data_dir, workers) -> 
         "proven_bound": res.proven_bound or "",
         "failures": len(res.failures),
         "first_failure": res.failures[0][0] if res.failures else "",
-        "commit": _commit(),
+        "commit": current_commit(),
     }  # fmt: skip
     files = {f"{stem}.json": _text(res.instance.to_json(indent=1) + "\n")}
     for n, (_err, bad) in enumerate(res.failures[:3]):
@@ -328,7 +331,10 @@ def figures(data_dir: Path, papers: tuple[str, ...], out: Path | None, record: b
     any number of workers -- tested).  ``record`` keeps the claims in
     ``paper_figures/claims`` as ``optsched figure run --record`` does
     with the rows and their provenance (:func:`optsched.core.record.record_run`;
-    unchanged claims files, date aside, are not rewritten).
+    unchanged claims files, date aside, are not rewritten), but only when
+    every search it uses ran on the current clean checkout
+    (:func:`foreign_searches`); otherwise the figure is drawn and not
+    recorded.
     """
     from optsched.cli import FIGURES_CLAIMS, FIGURES_OUT
 
@@ -337,9 +343,10 @@ def figures(data_dir: Path, papers: tuple[str, ...], out: Path | None, record: b
     done = []
     for key in papers:
         spec = experiment.get_spec(f"{key}/worst_case_{key}")
-        results, missing = [], []
+        results, missing, used = [], [], []
         for task in spec.tasks():
             hit = [r for r in saved if _same_search(r, task)]
+            used += hit[:1]
             stem = f"{task['paper']}_{task['algorithm']}_{task['method']}"
             if not hit:
                 missing.append(f"{stem} ({task['n_evals']} evaluations)")
@@ -351,7 +358,12 @@ def figures(data_dir: Path, papers: tuple[str, ...], out: Path | None, record: b
             continue
         res = experiment.run(spec, results=results, out=out or FIGURES_OUT / key,
                              how=FIGURES_HOW, progress=False)  # fmt: skip
-        if record:  # rows + provenance; claims whose only change is the date stay
+        other = foreign_searches(used, current_commit()) if record else []
+        if other:
+            print(f"{spec.name}: saved searches from {', '.join(other)}, not the "
+                  "current clean checkout: not recorded (run the searches again, "
+                  f"or `optsched figure run {spec.name} --record`)")  # fmt: skip
+        elif record:  # rows + provenance; claims whose only change is the date stay
             record_run(spec, res.rows, res.claims, FIGURES_CLAIMS / key,
                        n_tasks=len(results))  # fmt: skip
         done.append(res)

@@ -3,6 +3,7 @@ claims recording, and user-facing texts free of issue numbers."""
 
 from __future__ import annotations
 
+import json
 import os
 import re
 import time
@@ -211,6 +212,53 @@ def test_worst_case_bench_record_keeps_unchanged_claims(tmp_path: Path, monkeypa
     kept = claims_dir / "edgecloud" / "worst_case_edgecloud.rows.csv.gz"
     assert pd.read_csv(kept).equals(rows)
     assert (claims_dir / "edgecloud" / "worst_case_edgecloud.record.json").is_file()
+
+
+def test_worst_case_bench_records_only_searches_of_the_current_checkout(
+    tmp_path: Path, monkeypatch
+):
+    """``foreign_searches`` names every saved search not run on the current clean
+    checkout, and ``figures(..., record=True)`` then draws without recording."""
+    import dataclasses
+
+    import optsched.cli
+    from benchmarks import worst_case_bench as bench
+
+    assert bench.foreign_searches([], "abc1234") == []
+    rows = [{"commit": "abc1234"}, {"commit": "abc1234"}]
+    assert bench.foreign_searches(rows, "abc1234") == []
+    assert bench.foreign_searches(rows, "def5678") == ["abc1234"]
+    assert bench.foreign_searches(rows, "abc1234+dirty") == ["abc1234"]
+    assert bench.foreign_searches([*rows, {"commit": ""}, {}], "abc1234") == [""]
+    # one saved search for the one task of a reduced grid, from another commit
+    spec = experiment.get_spec("worst_case_edgecloud")
+    spec = dataclasses.replace(spec, grid={**spec.quick, "n_evals": 3, "starts": 1})
+    (task,) = spec.tasks()
+    runs = tmp_path / "worst" / "runs"
+    runs.mkdir(parents=True)
+    stem = f"{task['paper']}_{task['algorithm']}_{task['method']}"
+    saved = {k: task[k] for k in ("paper", "algorithm", "method", "n_evals", "seed",
+                                  "time_limit", "batch")}  # fmt: skip
+    saved.update(size=json.dumps(dict(task["size"]), sort_keys=True), starts=1,
+                 commit="0000000")  # fmt: skip
+    (runs / f"{stem}.row.json").write_text(json.dumps(saved))
+    from optsched.core.adversary import TRACE_COLUMNS
+
+    trace = pd.DataFrame([{c: "" for c in TRACE_COLUMNS}])
+    trace.to_csv(runs / f"{stem}.trace.csv.gz", index=False)
+    monkeypatch.setattr(experiment, "get_spec", lambda name: spec)
+    monkeypatch.setattr(
+        experiment, "run",
+        lambda *a, **k: types.SimpleNamespace(claims=_claims("1.5", "2026-01-01"),
+                                              rows=pd.DataFrame({"eval": [0]})),
+    )  # fmt: skip
+    monkeypatch.setattr(optsched.cli, "FIGURES_CLAIMS", tmp_path / "claims")
+    done = bench.figures(tmp_path / "worst", ("edgecloud",), tmp_path / "out", True)
+    assert len(done) == 1  # drawn
+    assert not (tmp_path / "claims").exists()  # not recorded
+    monkeypatch.setattr(bench, "current_commit", lambda: "0000000")  # ran here
+    bench.figures(tmp_path / "worst", ("edgecloud",), tmp_path / "out", True)
+    assert (tmp_path / "claims" / "edgecloud" / f"{spec.name}.record.json").is_file()
 
 
 # ------------------------------------------------------- no issue numbers

@@ -264,14 +264,17 @@ def code_hashes(spec: Experiment) -> dict[str, str]:
 
 
 def current_commit() -> str:
-    """The short commit of the working tree (``+dirty`` when it has changes), or ``""``."""
+    """The short commit of this package's working tree (``+dirty`` when it has
+    changes), or ``""``; read where the package lives, whatever the caller's
+    directory."""
+    here = str(Path(__file__).resolve().parent)
     try:
         head = subprocess.run(
-            ["git", "rev-parse", "--short", "HEAD"],
+            ["git", "-C", here, "rev-parse", "--short", "HEAD"],
             capture_output=True, text=True, check=True, timeout=10,
         ).stdout.strip()  # fmt: skip
         dirty = subprocess.run(
-            ["git", "status", "--porcelain", "--untracked-files=no"],
+            ["git", "-C", here, "status", "--porcelain", "--untracked-files=no"],
             capture_output=True, text=True, check=True, timeout=10,
         ).stdout.strip()  # fmt: skip
     except (OSError, subprocess.SubprocessError):
