@@ -102,12 +102,20 @@ def _price(inst, p, q) -> tuple[list[Any], float]:
     return cols, float(sum(max(0.0, c.profit) for c in cols) + fixed)
 
 
+def _improves(inst, col, p, q, mu) -> bool:
+    """``col`` has a positive reduced profit at the master's duals ``p, q, mu``."""
+    if not np.isfinite(col.cost):
+        return False
+    return col.utility - mo.column_cost(inst, col, p, q) - mu[col.job] > 1e-7
+
+
 def _solve_master(lp: PersistentLP | None, master) -> tuple[PersistentLP, Any]:
+    """Re-solve the master LP; its persistent solver and the result."""
     lp = PersistentLP(master.model) if lp is None else lp
     res = lp.solve()
-    if (
-        res.status == "error"
-    ):  # a warm start can fail; afresh succeeds (models/oasis.py)
+    # a warm-started re-solve can end in "solve error"; afresh succeeds
+    # (as in models/oasis.column_generation)
+    if res.status == "error":
         lp = PersistentLP(master.model)
         res = lp.solve()
     if res.status != "optimal":
@@ -131,7 +139,9 @@ def bracket(inst, time_limit: float, alpha: float = ALPHA) -> dict[str, Any]:
         lower = mres.objective
         mm = master.model
         pm, qm = _prices(inst, mm, "c15_worker_capacity", "c16_ps_capacity", mres.duals)
-        mu = np.array([max(0.0, mres.duals[mm.c17_one_schedule[i]]) if i in mm.c17_one_schedule else 0.0 for i in range(inst.n_jobs)])  # fmt: skip
+        mu = np.zeros(inst.n_jobs)
+        for i, c in mm.c17_one_schedule.items():
+            mu[i] = max(0.0, mres.duals[c])
         added = 0
         while not added:
             sep = (
@@ -145,10 +155,7 @@ def bracket(inst, time_limit: float, alpha: float = ALPHA) -> dict[str, Any]:
             history.append(
                 [round(time.perf_counter() - t0, 1), round(d, 3), round(lower, 3)]
             )
-            new = [
-                c for c in cols
-                if np.isfinite(c.cost) and c.utility - mo.column_cost(inst, c, pm, qm) - mu[c.job] > 1e-7
-            ]  # fmt: skip
+            new = [c for c in cols if _improves(inst, c, pm, qm, mu)]
             added = master.add(new) if new else 0
             if added or alpha == 0.0:
                 break
