@@ -95,3 +95,19 @@ def plot_time_memory(df: pd.DataFrame, bench: str, name: str, title: str, path) 
     fig.tight_layout()
     fig.savefig(path, format="png", dpi=100)
     plt.close(fig)
+
+
+def merge_rows(
+    old: pd.DataFrame | None, new: pd.DataFrame, key: list[str]
+) -> pd.DataFrame:
+    """``new`` plus the rows of ``old`` whose ``key`` columns are not in ``new``.
+
+    For a benchmark CSV that a run over some seeds (or settings) updates:
+    the other rows already in the file are kept; sorted by ``key``.
+    """
+    if old is None:
+        return new
+    done = set(new[key].itertuples(index=False, name=None))
+    mask = [k not in done for k in old[key].itertuples(index=False, name=None)]
+    both = pd.concat([old[mask], new], ignore_index=True)
+    return both.sort_values(key, kind="stable").reset_index(drop=True)

@@ -50,7 +50,7 @@ import pandas as pd
 import pyomo.environ as pyo
 
 import optsched
-from benchmarks.common import OUT, print_table
+from benchmarks.common import OUT, merge_rows, print_table
 from optsched.core.experiment import write_atomic
 from optsched.core.solver import solve
 
@@ -127,6 +127,8 @@ QUICK = Setting(
     SETTINGS["okita"].families,
     ((), ("y",)),
 )
+#: A row's identity in the CSV (a new run replaces the rows it repeats).
+KEY = ["paper", "seed", "keep"]
 COLUMNS = [
     "paper", "size_json", "seed", "keep", "status", "objective", "bound",
     "runtime_s", "time_limit_s", "lp", "ref_bound", "ref_incumbent",
@@ -240,17 +242,6 @@ def rows(paper: str, seed: int, quick: bool, time_limit: float) -> list[dict[str
     return out
 
 
-def merge(old: pd.DataFrame | None, new: pd.DataFrame) -> pd.DataFrame:
-    """``new`` plus the rows of ``old`` for other (paper, seed, keep)."""
-    if old is None:
-        return new
-    key = ["paper", "seed", "keep"]
-    done = set(new[key].itertuples(index=False, name=None))
-    mask = [k not in done for k in old[key].itertuples(index=False, name=None)]
-    both = pd.concat([old[mask], new], ignore_index=True)
-    return both.sort_values(key, kind="stable").reset_index(drop=True)
-
-
 def main(
     out_dir: Path = OUT,
     quick: bool = False,
@@ -269,7 +260,7 @@ def main(
     for paper in papers:
         for seed in seeds:
             new += rows(paper, seed, quick, limit)
-            df = merge(old, pd.DataFrame(new, columns=COLUMNS))
+            df = merge_rows(old, pd.DataFrame(new, columns=COLUMNS), KEY)
             write_atomic(
                 out, {"integrality.csv": lambda f, d=df: d.to_csv(f, index=False)}
             )

@@ -52,7 +52,7 @@ import pandas as pd
 from optsched.models import oasis as mo
 
 import optsched
-from benchmarks.common import OUT, print_table
+from benchmarks.common import OUT, merge_rows, print_table
 from benchmarks.integrality import frontier_row
 from optsched.core.experiment import write_atomic
 from optsched.core.solver import PersistentLP, SolverError, solve
@@ -220,9 +220,7 @@ def main(
             f" incumbent {r['ref_incumbent']:.2f}",
             flush=True,
         )
-        df = pd.DataFrame(rows, columns=COLUMNS)
-        if old is not None:
-            df = pd.concat([old[~old["seed"].isin(df["seed"])], df], ignore_index=True)
+        df = merge_rows(old, pd.DataFrame(rows, columns=COLUMNS), ["seed"])
         write_atomic(out, {"oasis_dw.csv": lambda f, d=df: d.to_csv(f, index=False)})
     df = pd.DataFrame(rows, columns=COLUMNS)
     print_table(df.drop(columns=["size_json", "history", "loadavg"]))

@@ -60,3 +60,16 @@ def test_frontier_row_reads_the_reference_row():
     }
     with pytest.raises(LookupError):
         ig.frontier_row("okita", size, "v9", 4)
+
+
+def test_merge_rows_keeps_other_rows_and_replaces_repeated_ones():
+    """A new run's rows replace the CSV's rows with the same key; the rest stay."""
+    from benchmarks.common import merge_rows
+
+    old = pd.DataFrame({"paper": ["okita"] * 2, "seed": [0, 1], "keep": ["lp"] * 2,
+                        "bound": [1.0, 2.0]})  # fmt: skip
+    new = pd.DataFrame({"paper": ["okita"] * 2, "seed": [1, 2], "keep": ["lp"] * 2,
+                        "bound": [20.0, 30.0]})  # fmt: skip
+    both = merge_rows(old, new, ig.KEY)
+    assert list(both["seed"]) == [0, 1, 2] and list(both["bound"]) == [1.0, 20.0, 30.0]
+    assert merge_rows(None, new, ig.KEY) is new
