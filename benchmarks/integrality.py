@@ -51,6 +51,7 @@ import pyomo.environ as pyo
 
 import optsched
 from benchmarks.common import OUT, merge_rows, print_table
+from benchmarks.frontier import LADDERS
 from optsched.core.experiment import write_atomic
 from optsched.core.solver import solve
 
@@ -86,10 +87,12 @@ def _edgecloud(inst: Any) -> pyo.ConcreteModel:
     return build_model(inst, formulation="v3")
 
 
+#: Per paper: the frontier's largest size (``benchmarks/frontier.py``), the
+#: model, its integer families and the ablation's runs.
 SETTINGS: dict[str, Setting] = {
     # y workers per site, s PS site, u completion slot, x / l chunks
     "okita": Setting(
-        {"n_sites": 5, "n_jobs": 10, "n_slots": 20},
+        LADDERS["okita"][-1],
         "v3",
         _okita,
         ("y", "s", "u", "x", "l"),
@@ -97,7 +100,7 @@ SETTINGS: dict[str, Setting] = {
     ),
     # x admission, y / z workers / PSs per server, n workers per slot, u completion
     "oasis": Setting(
-        {"n_jobs": 50, "n_slots": 30, "n_worker_servers": 20, "n_ps_servers": 20},
+        LADDERS["oasis"][-1],
         "current",
         _oasis,
         ("x", "y", "z", "u", "n"),
@@ -105,15 +108,7 @@ SETTINGS: dict[str, Setting] = {
     ),
     # x chunk dispatch, y chunk trains in a slot, z PS, u completion, zeta cloud
     "edgecloud": Setting(
-        {
-            "n_jobs": 20,
-            "n_servers": 3,
-            "n_slots": 30,
-            "max_chunks": 2,
-            "slot_hours": 24.0,
-            "n_worker_types": 2,
-            "n_ps_types": 2,
-        },
+        LADDERS["edgecloud"][-1],
         "v3",
         _edgecloud,
         ("x", "y", "z", "u", "zeta"),

@@ -53,16 +53,12 @@ from optsched.models import oasis as mo
 
 import optsched
 from benchmarks.common import OUT, merge_rows, print_table
+from benchmarks.frontier import LADDERS
 from benchmarks.integrality import frontier_row
 from optsched.core.experiment import write_atomic
 from optsched.core.solver import PersistentLP, SolverError, solve
 
-SIZE: dict[str, int] = {
-    "n_jobs": 50,
-    "n_slots": 30,
-    "n_worker_servers": 20,
-    "n_ps_servers": 20,
-}
+SIZE: dict[str, int] = LADDERS["oasis"][-1]  # 50 jobs, T = 30, 20 + 20 servers
 QUICK_SIZE: dict[str, int] = {
     "n_jobs": 12,
     "n_slots": 24,
