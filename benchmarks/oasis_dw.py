@@ -127,7 +127,9 @@ def bracket(inst, time_limit: float, alpha: float = ALPHA) -> dict[str, Any]:
     center = _prices(inst, compact, "c4_worker_capacity", "c5_ps_capacity", res.duals)
     cols, d_lp = _price(inst, *center)
     best, lower, rounds, converged, history = d_lp, 0.0, 0, False, []
-    master = mo._Master(inst)  # the master LP (14)-(17) of models/oasis.py
+    # models/oasis.py's master LP (14)-(17), kept persistent between rounds
+    # (its public build_master would rebuild it every round)
+    master = mo._Master(inst)
     master.add(cols)
     lp = None
     while time.perf_counter() - t0 < time_limit:
