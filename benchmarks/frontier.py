@@ -117,6 +117,32 @@ COLUMNS = [
 ]  # fmt: skip
 
 
+def reference_row(
+    paper: str, size: dict[str, Any], formulation: str, seed: int, csv: Path = CSV
+) -> dict[str, float]:
+    """The frontier CSV's (last) row of one instance: HiGHS's bound, the incumbent.
+
+    Keys ``bound`` and ``objective``; ``LookupError`` when the CSV has no row
+    of this paper, size, formulation and seed.  The reference other
+    benchmarks (``okita_colgen``, ``integrality``, ``oasis_dw``) put beside
+    their own bounds.
+    """
+    df = pd.read_csv(csv)
+    key = json.dumps(size, sort_keys=True)
+    hit = df[
+        (df["paper"] == paper)
+        & (df["formulation"] == formulation)
+        & (df["size_json"] == key)
+        & (df["seed"] == seed)
+    ]
+    if hit.empty:
+        raise LookupError(
+            f"no {paper} {formulation} row for {key} seed {seed} in {csv}"
+        )
+    r = hit.iloc[-1]
+    return {"bound": float(r["bound"]), "objective": float(r["objective"])}
+
+
 def formulations(key: str) -> dict[str, Callable[..., Any]]:
     """``optsched.models.<key>.FORMULATIONS``, else ``{"current": solve_offline}``."""
     found = getattr(

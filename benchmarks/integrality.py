@@ -51,11 +51,11 @@ import pyomo.environ as pyo
 
 import optsched
 from benchmarks.common import OUT, merge_rows, print_table
-from benchmarks.frontier import LADDERS
+from benchmarks.frontier import CSV, LADDERS, reference_row
 from optsched.core.experiment import write_atomic
 from optsched.core.solver import solve
 
-FRONTIER = Path("benchmarks/data/frontier.csv")
+FRONTIER = CSV  # benchmarks/data/frontier.csv
 
 
 @dataclass(frozen=True)
@@ -184,21 +184,9 @@ def solve_relaxed(
 def frontier_row(
     paper: str, size: dict[str, Any], formulation: str, seed: int, csv: Path = FRONTIER
 ) -> dict[str, float]:
-    """The frontier CSV's row of this instance: HiGHS's bound and the incumbent."""
-    df = pd.read_csv(csv)
-    key = json.dumps(size, sort_keys=True)
-    hit = df[
-        (df["paper"] == paper)
-        & (df["formulation"] == formulation)
-        & (df["size_json"] == key)
-        & (df["seed"] == seed)
-    ]
-    if hit.empty:
-        raise LookupError(
-            f"no {paper} {formulation} row for {key} seed {seed} in {csv}"
-        )
-    r = hit.iloc[-1]
-    return {"ref_bound": float(r["bound"]), "ref_incumbent": float(r["objective"])}
+    """:func:`benchmarks.frontier.reference_row` as ``ref_bound``, ``ref_incumbent``."""
+    r = reference_row(paper, size, formulation, seed, csv)
+    return {"ref_bound": r["bound"], "ref_incumbent": r["objective"]}
 
 
 def rows(paper: str, seed: int, quick: bool, time_limit: float) -> list[dict[str, Any]]:

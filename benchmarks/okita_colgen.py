@@ -41,13 +41,14 @@ import pandas as pd
 
 import optsched
 from benchmarks.common import OUT, print_table
+from benchmarks.frontier import CSV, reference_row
 from optsched.core.experiment import write_atomic
 
 SIZE: dict[str, int] = {"n_sites": 5, "n_jobs": 10, "n_slots": 20}
 QUICK_SIZE: dict[str, int] = {"n_sites": 3, "n_jobs": 4, "n_slots": 12}
 #: Seconds after which the best bound so far is recorded (``lagr_<s>s``).
 CHECKPOINTS = (120.0, 300.0)
-FRONTIER = Path("benchmarks/data/frontier.csv")
+FRONTIER = CSV  # benchmarks/data/frontier.csv
 COLUMNS = [
     "n_sites", "n_jobs", "n_slots", "seed", "lp", "lagr_lp", "lagr_120s",
     "lagr_300s", "lagr_best", "time_limit_s", "runtime_s", "rounds",
@@ -58,18 +59,8 @@ COLUMNS = [
 
 def frontier_row(seed: int, size: dict[str, int], csv: Path = FRONTIER) -> dict:
     """The frontier's okita v3 row of ``size``, ``seed``: HiGHS's bound, incumbent."""
-    df = pd.read_csv(csv)
-    key = json.dumps(size, sort_keys=True)
-    hit = df[
-        (df["paper"] == "okita")
-        & (df["formulation"] == "v3")
-        & (df["size_json"] == key)
-        & (df["seed"] == seed)
-    ]
-    if hit.empty:
-        raise LookupError(f"no okita v3 row for {key} seed {seed} in {csv}")
-    r = hit.iloc[-1]
-    return {"highs_bound": float(r["bound"]), "incumbent": float(r["objective"])}
+    r = reference_row("okita", size, "v3", seed, csv)
+    return {"highs_bound": r["bound"], "incumbent": r["objective"]}
 
 
 def best_by(history: list[tuple[float, float, float, float]], seconds: float) -> float:
