@@ -98,6 +98,17 @@ def positive_seconds(text: str) -> float:
     return value
 
 
+def _nonneg_float(text: str) -> float:
+    """An argparse ``type=``: a finite number ``>= 0``."""
+    try:
+        value = float(text)
+    except ValueError:
+        value = math.nan
+    if not (math.isfinite(value) and value >= 0):
+        raise argparse.ArgumentTypeError(f"must be a finite number >= 0, got {text!r}")
+    return value
+
+
 class _Parser(argparse.ArgumentParser):
     """argparse with our one-line error format (no usage block).
 
@@ -539,6 +550,8 @@ def cmd_figure(args: argparse.Namespace) -> int:
         print("\n".join(line for line in counts if line.startswith("|")))
         print(f"rewrote the findings table of {readme}")
         return 0
+    if args.action == "verify":
+        return _figure_verify(args)
     if not args.name:
         raise CliError(
             "figure run needs a NAME (see 'optsched figure list'), 'all' or 'stale'"
@@ -601,6 +614,47 @@ def cmd_figure(args: argparse.Namespace) -> int:
                 commit=commit,
             )
     return 0
+
+
+def _figure_verify(args: argparse.Namespace) -> int:
+    """``figure verify NAME``: re-run a recorded figure and compare its rows (exit 1 if they differ)."""
+    from .core import experiment
+    from .core.verify import verify_figure
+
+    if not args.name or args.name in ("all", "stale"):
+        raise CliError(
+            "figure verify needs one figure NAME (see 'optsched figure list')"
+        )
+    if args.quick:
+        raise CliError("figure verify re-runs the recorded full grid; drop --quick")
+    spec = experiment.get_spec(args.name)
+    folder = Path(args.claims) if args.claims else FIGURES_CLAIMS / spec.paper
+    out = _check_output("--out", args.out or FIGURES_OUT / spec.paper, folder=True)
+    try:
+        res = verify_figure(
+            spec,
+            folder,
+            out=out,
+            workers=_workers(args),
+            scheduler=args.scheduler,
+            progress=not args.no_progress,
+            rtol=args.rtol,
+        )
+    except FileNotFoundError as exc:
+        raise CliError(
+            f"figure verify: {exc} (record it with 'figure run --record')"
+        ) from None
+    print(res.summary())
+    failing = res.failures
+    if len(failing):
+        with pd.option_context("display.width", 200, "display.max_colwidth", 60):
+            print(failing.head(20).to_string(index=False))
+    changed = res.claims[res.claims["changed"]] if len(res.claims) else res.claims
+    if len(changed):
+        with pd.option_context("display.width", 200, "display.max_colwidth", 70):
+            print(changed[["claim", "recorded", "rerun"]].to_string(index=False))
+    print(f"differences in {out / (spec.name + '.verify.csv')}")
+    return 0 if res.reproduced else 1
 
 
 def cmd_worst_case(args: argparse.Namespace) -> int:
@@ -816,8 +870,10 @@ def _add_figure_commands(command: _Command) -> None:
     s = command("figure", "reproduce paper figures and tables", cmd_figure)
     s.add_argument(
         "action",
-        choices=["list", "run", "report"],
-        help="list the specs, run one (or all), or rebuild the findings table",
+        choices=["list", "run", "report", "verify"],
+        help="list the specs, run one (or all), rebuild the findings table, or "
+        "verify a record (re-run NAME's full grid, compare its rows with the "
+        "recorded ones; exit 1 when they differ)",
     )
     s.add_argument(
         "name",
@@ -843,7 +899,15 @@ def _add_figure_commands(command: _Command) -> None:
     s.add_argument(
         "--claims",
         default=None,
-        help=f"report: claims folder (default {FIGURES_CLAIMS})",
+        help=f"report: claims folder (default {FIGURES_CLAIMS}); verify: the "
+        f"record's folder (default {FIGURES_CLAIMS}/KEY)",
+    )
+    s.add_argument(
+        "--rtol",
+        type=_nonneg_float,
+        default=1e-9,
+        help="verify: relative tolerance for numbers (default 1e-9; measured "
+        "times are not compared)",
     )
     s.add_argument(
         "--readme",

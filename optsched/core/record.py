@@ -102,6 +102,7 @@ NOT_DIGESTED = (
     "report",
     "search_plots",
     "sweep",
+    "verify",
 )
 
 

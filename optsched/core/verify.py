@@ -1,0 +1,305 @@
+"""Re-run a recorded figure and compare its rows with the record, row by row.
+
+A record (:mod:`optsched.core.record`) keeps a full run's rows and the
+digest of the code that produced them; a fresh digest says the code did
+not change, not that the rows come out again.  :func:`verify_figure` runs
+the spec's full grid with the current code and :func:`compare_rows` holds
+the new rows against the recorded ones, so that anyone can audit a
+recorded number (``optsched figure verify NAME``).
+
+How two runs may differ and still agree:
+
+* **Measured times** (:data:`TIMING`: ``runtime_s``, ``*_runtime_s``,
+  ``*time_ms``, ``*time_s``, ``estimate_s``, ``load_avg*``) are not
+  compared; they are listed.  A figure whose claims are about running
+  times can then change its verdict: that is reported like any other
+  verdict change.
+* **Solves stopped by their time limit.**  A row is *time-limited* when a
+  status column (``status`` or ``*_status``) holds anything but
+  ``optimal`` (or is empty) in either run.  In such a row the columns a
+  solve produces (:data:`SOLVER`: ``opt_*``, ``*bound*``, ``*status``,
+  ``kind``, ``*ratio*``, ``*normalized*``, ``gap*``) may differ between
+  runs (another incumbent, another bound after the same seconds): those
+  differences are *variations*, listed but not failures.  Both runs'
+  certified intervals ``[min(opt_objective, opt_bound),
+  max(opt_objective, opt_bound)]`` contain the true optimum, so they must
+  intersect (relative tolerance ``rtol``): a row where they do not is a
+  failure (one certificate is wrong).
+* **Everything else** must be equal: strings and booleans exactly, numbers
+  within ``rtol`` (relative) / ``atol`` (absolute), NaN equal to NaN.
+
+The rows are compared position by position (a spec sorts its rows, so the
+order is part of the result); the two tables must have the same columns and
+the same number of rows.  The run's claim verdicts are compared with the
+recorded claims file as well.
+"""
+
+from __future__ import annotations
+
+import io
+import math
+import re
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Any
+
+import numpy as np
+import pandas as pd
+
+from .base import write_atomic
+from .record import is_stale, read_record
+from .spec import Experiment, read_rows
+
+__all__ = [
+    "SOLVER",
+    "TIMING",
+    "Verification",
+    "compare_rows",
+    "verify_figure",
+]
+
+#: Columns holding measured wall-clock times (or the machine's load): never compared.
+TIMING = re.compile(r"runtime|time_ms$|time_s$|^estimate_s$|^load_avg|^wall_s$")
+#: Columns a solve produces: in a time-limited row their differences are variations.
+SOLVER = re.compile(r"^opt_|bound|status$|^kind$|ratio|normalized|^gap")
+#: Columns naming a solve's status (a row is time-limited when one is not ``optimal``).
+_STATUS = re.compile(r"(^|_)status$")
+
+_DIFF_COLUMNS = ["row", "key", "column", "recorded", "rerun", "what"]
+
+
+@dataclass(frozen=True)
+class Verification:
+    """The outcome of comparing a re-run's rows (and claims) with a record.
+
+    ``differences`` has one row per differing cell or row: ``row`` (position),
+    ``key`` (the task's parameters in that row, e.g. ``n_jobs=10, seed=3``),
+    ``column``, ``recorded``, ``rerun`` and ``what``: ``mismatch`` (a
+    failure), ``variation`` (a solver column of a time-limited row: allowed),
+    ``disjoint`` (the two certified intervals of the optimum do not
+    intersect: a failure) or ``shape`` (columns or row count differ: a
+    failure).  ``claims`` lists each claim's recorded and re-run status
+    (``changed`` True when they differ).
+    """
+
+    figure: str
+    rows_recorded: int
+    rows_rerun: int
+    time_limited_rows: int
+    timing_columns: list[str]
+    differences: pd.DataFrame
+    claims: pd.DataFrame
+    stale: bool = False
+
+    @property
+    def failures(self) -> pd.DataFrame:
+        """The differences that are not allowed (``what`` other than ``variation``)."""
+        return self.differences[self.differences["what"] != "variation"]
+
+    @property
+    def reproduced(self) -> bool:
+        """No failing difference and every claim keeps its recorded status."""
+        changed = bool(self.claims["changed"].any()) if len(self.claims) else False
+        return self.failures.empty and not changed
+
+    def summary(self) -> str:
+        """A few lines saying what was compared and what differs."""
+        d = self.differences
+        counts = {
+            w: int((d["what"] == w).sum())
+            for w in ("mismatch", "disjoint", "shape", "variation")
+        }
+        changed = int(self.claims["changed"].sum()) if len(self.claims) else 0
+        verdict = "reproduced" if self.reproduced else "NOT reproduced"
+        lines = [
+            f"{self.figure}: {verdict} ({self.rows_recorded} recorded rows, "
+            f"{self.rows_rerun} re-run rows, {self.time_limited_rows} time-limited)",
+            f"  failing cells: {counts['mismatch']} mismatch, {counts['disjoint']} "
+            f"disjoint intervals, {counts['shape']} shape; allowed variations: "
+            f"{counts['variation']}",
+            f"  claims whose status changed: {changed} of {len(self.claims)}",
+            "  not compared (measured times): "
+            + (", ".join(self.timing_columns) or "none"),
+        ]
+        if self.stale:
+            lines.append(
+                "  the record is stale: it was made by other code than this checkout"
+            )
+        return "\n".join(lines)
+
+
+def _same(a: pd.Series, b: pd.Series, rtol: float, atol: float) -> np.ndarray:
+    """Element-wise equality: numbers within tolerance (NaN == NaN, inf == inf), else exact text."""
+    if pd.api.types.is_numeric_dtype(a) and pd.api.types.is_numeric_dtype(b):
+        if pd.api.types.is_bool_dtype(a) or pd.api.types.is_bool_dtype(b):
+            return np.asarray(a.astype(str).to_numpy() == b.astype(str).to_numpy())
+        x = a.to_numpy(dtype=float)
+        y = b.to_numpy(dtype=float)
+        with np.errstate(invalid="ignore"):
+            close = np.isclose(x, y, rtol=rtol, atol=atol, equal_nan=True)
+        return np.asarray(close | (x == y))
+    both_missing = a.isna().to_numpy() & b.isna().to_numpy()
+    return np.asarray(
+        (a.astype(str).to_numpy() == b.astype(str).to_numpy()) | both_missing
+    )
+
+
+def _time_limited(rows: pd.DataFrame) -> np.ndarray:
+    """Rows where some status column holds a value other than ``optimal``."""
+    mask = np.zeros(len(rows), dtype=bool)
+    for col in rows.columns:
+        if _STATUS.search(col):
+            s = rows[col]
+            mask |= (s.notna() & (s.astype(str) != "optimal")).to_numpy()
+    return mask
+
+
+def _interval(rows: pd.DataFrame) -> tuple[np.ndarray, np.ndarray] | None:
+    """Per row the certified interval of the optimum, or None without both columns."""
+    if "opt_objective" not in rows.columns or "opt_bound" not in rows.columns:
+        return None
+    obj = pd.to_numeric(rows["opt_objective"], errors="coerce").to_numpy(dtype=float)
+    bnd = pd.to_numeric(rows["opt_bound"], errors="coerce").to_numpy(dtype=float)
+    bnd = np.where(np.isnan(bnd), obj, bnd)
+    return np.fmin(obj, bnd), np.fmax(obj, bnd)
+
+
+def _disjoint(
+    old: pd.DataFrame, new: pd.DataFrame, rtol: float, atol: float
+) -> np.ndarray:
+    """Rows whose two certified intervals of the optimum do not intersect."""
+    a, b = _interval(old), _interval(new)
+    if a is None or b is None:
+        return np.zeros(len(old), dtype=bool)
+    lo = np.fmax(a[0], b[0])
+    hi = np.fmin(a[1], b[1])
+    slack = rtol * np.fmax(np.abs(lo), np.abs(hi)) + atol
+    with np.errstate(invalid="ignore"):
+        return np.asarray(lo > hi + slack)  # NaN (no incumbent in a run) compares False
+
+
+def _keys(rows: pd.DataFrame, key_columns: list[str], i: Any) -> str:
+    return ", ".join(f"{k}={rows[k].iloc[i]}" for k in key_columns)
+
+
+def compare_rows(
+    recorded: pd.DataFrame,
+    rerun: pd.DataFrame,
+    *,
+    rtol: float = 1e-9,
+    atol: float = 1e-12,
+    key_columns: list[str] | None = None,
+) -> tuple[pd.DataFrame, int, list[str]]:
+    """Compare two runs' rows by the module's rules.
+
+    Returns ``(differences, time_limited_rows, timing_columns)``:
+    ``differences`` as :class:`Verification` documents it,
+    ``time_limited_rows`` the number of rows time-limited in either run and
+    ``timing_columns`` the columns not compared.  ``key_columns`` (columns
+    naming a row's task) label the differences; default none.
+    """
+    keys = [k for k in (key_columns or []) if k in recorded.columns]
+    timing = [c for c in recorded.columns if TIMING.search(c)]
+    diffs: list[dict[str, Any]] = []
+    if list(recorded.columns) != list(rerun.columns) or len(recorded) != len(rerun):
+        diffs.append({
+            "row": math.nan, "key": "", "column": "",
+            "recorded": f"{len(recorded)} rows: {', '.join(recorded.columns)}",
+            "rerun": f"{len(rerun)} rows: {', '.join(rerun.columns)}",
+            "what": "shape",
+        })  # fmt: skip
+        return pd.DataFrame(diffs, columns=_DIFF_COLUMNS), 0, timing
+    old = recorded.reset_index(drop=True)
+    new = rerun.reset_index(drop=True)
+    limited = _time_limited(old) | _time_limited(new)
+    for col in old.columns:
+        if col in timing:
+            continue
+        differs = ~_same(old[col], new[col], rtol, atol)
+        allowed = limited & bool(SOLVER.search(col))
+        for i in np.flatnonzero(differs):
+            diffs.append({
+                "row": int(i), "key": _keys(old, keys, i), "column": col,
+                "recorded": old[col].iloc[i], "rerun": new[col].iloc[i],
+                "what": "variation" if allowed[i] else "mismatch",
+            })  # fmt: skip
+    for i in np.flatnonzero(_disjoint(old, new, rtol, atol)):
+        diffs.append({
+            "row": int(i), "key": _keys(old, keys, i), "column": "opt_objective, opt_bound",
+            "recorded": f"[{old['opt_objective'].iloc[i]}, {old['opt_bound'].iloc[i]}]",
+            "rerun": f"[{new['opt_objective'].iloc[i]}, {new['opt_bound'].iloc[i]}]",
+            "what": "disjoint",
+        })  # fmt: skip
+    return pd.DataFrame(diffs, columns=_DIFF_COLUMNS), int(limited.sum()), timing
+
+
+def _compare_claims(recorded: pd.DataFrame | None, rerun: pd.DataFrame) -> pd.DataFrame:
+    """Each claim's recorded and re-run status, matched by claim text."""
+    cols = ["claim", "recorded", "rerun", "changed"]
+    if recorded is None:
+        return pd.DataFrame(columns=cols)
+    was = dict(zip(recorded["claim"], recorded["status"], strict=True))
+    out = []
+    for claim, status in zip(rerun["claim"], rerun["status"], strict=True):
+        before = was.get(claim, "(not recorded)")
+        out.append({"claim": claim, "recorded": before, "rerun": status,
+                    "changed": str(before) != str(status)})  # fmt: skip
+    return pd.DataFrame(out, columns=cols)
+
+
+def verify_figure(
+    spec: Experiment,
+    folder: Path | str,
+    *,
+    out: Path | str | None = None,
+    workers: int | None = 1,
+    scheduler: Any = None,
+    progress: bool = True,
+    rtol: float = 1e-9,
+    atol: float = 1e-12,
+) -> Verification:
+    """Run ``spec``'s full grid with the current code and compare it with its record in ``folder``.
+
+    ``out`` receives the re-run's figure, table and claims (as ``optsched
+    figure run`` writes them) and ``<name>.verify.csv``, the differences;
+    the record itself is never written.  Raises ``FileNotFoundError`` when
+    ``folder`` keeps no record of ``spec``.
+    """
+    from .runner import run  # the runner imports the heavy plotting stack
+
+    folder = Path(folder)
+    record = read_record(folder, spec.name)
+    if record is None:
+        raise FileNotFoundError(f"{spec.name}: no record in {folder}")
+    recorded = read_rows(folder / str(record["rows_file"]))
+    res = run(spec, quick=False, out=out, workers=workers, scheduler=scheduler,
+              progress=progress, echo=False)  # fmt: skip
+    rerun = read_rows(io.StringIO(res.rows.to_csv(index=False)))
+    tasks = spec.tasks(False)
+    keys = (
+        [k for k in tasks[0] if len({repr(t.get(k)) for t in tasks}) > 1]
+        if tasks
+        else []
+    )
+    diffs, limited, timing = compare_rows(
+        recorded, rerun, rtol=rtol, atol=atol, key_columns=keys
+    )
+    claims_path = folder / f"{spec.name}.claims.csv"
+    was = pd.read_csv(claims_path) if claims_path.is_file() else None
+    result = Verification(
+        figure=spec.name,
+        rows_recorded=len(recorded),
+        rows_rerun=len(rerun),
+        time_limited_rows=limited,
+        timing_columns=timing,
+        differences=diffs,
+        claims=_compare_claims(was, res.claims),
+        stale=is_stale(spec, record),
+    )
+    out_dir = (
+        Path(out) if out is not None else Path("paper_figures") / "out" / spec.paper
+    )
+    write_atomic(
+        out_dir, {f"{spec.name}.verify.csv": lambda p: diffs.to_csv(p, index=False)}
+    )
+    return result

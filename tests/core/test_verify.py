@@ -1,0 +1,197 @@
+"""Verifying a record: re-run the figure, compare rows and claims with what was recorded."""
+
+from __future__ import annotations
+
+import gzip
+import io
+from pathlib import Path
+
+import numpy as np
+import pandas as pd
+import pytest
+from test_core_experiment import TOY
+
+from optsched.cli import main
+from optsched.core import experiment as E
+from optsched.core import record as R
+from optsched.core.verify import compare_rows, verify_figure
+
+ROOT = Path(__file__).resolve().parents[2]
+
+
+def _recorded_toy(tmp_path: Path) -> Path:
+    """TOY run and recorded in ``tmp_path/claims``; returns that folder."""
+    res = E.run(TOY, out=tmp_path / "out", workers=1, progress=False, echo=False)
+    folder = tmp_path / "claims"
+    R.record_run(TOY, res.rows, res.claims, folder)
+    return folder
+
+
+def _rewrite_rows(folder: Path, change) -> None:
+    """Apply ``change(rows)`` to the recorded rows file (as a tampered record)."""
+    path = folder / f"{TOY.name}.rows.csv.gz"
+    rows = pd.read_csv(path)
+    change(rows)
+    path.write_bytes(gzip.compress(rows.to_csv(index=False).encode()))
+
+
+def test_a_rerun_of_the_recorded_code_reproduces_the_record(tmp_path: Path) -> None:
+    """The same code gives the same rows (timing column not compared) and claims."""
+    folder = _recorded_toy(tmp_path)
+    _rewrite_rows(folder, lambda r: r.__setitem__("alg_runtime_s", 99.0))
+    res = verify_figure(TOY, folder, out=tmp_path / "v", progress=False)
+    assert res.reproduced and res.differences.empty
+    assert res.timing_columns == ["alg_runtime_s"] and not res.stale
+    assert res.rows_recorded == res.rows_rerun == 12
+    assert res.claims["changed"].tolist() == [False] * len(TOY.claims)
+    written = pd.read_csv(tmp_path / "v" / f"{TOY.name}.verify.csv")
+    assert written.empty and "reproduced" in res.summary()
+
+
+def test_a_changed_value_is_a_mismatch_naming_row_task_and_column(
+    tmp_path: Path,
+) -> None:
+    """A recorded value the code does not give back fails, with its row's task."""
+    folder = _recorded_toy(tmp_path)
+    _rewrite_rows(
+        folder, lambda r: r.__setitem__("value", r["value"].where(r.index != 3, 1e6))
+    )
+    res = verify_figure(TOY, folder, out=tmp_path / "v", progress=False)
+    assert not res.reproduced
+    bad = res.failures
+    assert bad[["row", "column", "what"]].values.tolist() == [[3, "value", "mismatch"]]
+    rows = pd.read_csv(folder / f"{TOY.name}.rows.csv.gz")
+    assert bad["key"].iloc[0] == f"n={rows['n'][3]}, seed={rows['seed'][3]}"
+    assert bad["recorded"].iloc[0] == 1e6
+    written = pd.read_csv(tmp_path / "v" / f"{TOY.name}.verify.csv")
+    assert written["column"].tolist() == ["value"]
+
+
+def test_a_changed_claim_status_is_not_reproduced(tmp_path: Path) -> None:
+    """Rows equal but the recorded claims file says another status: reported as changed."""
+    folder = _recorded_toy(tmp_path)
+    path = folder / f"{TOY.name}.claims.csv"
+    claims = pd.read_csv(path)
+    claims.loc[0, "status"] = (
+        "reproduced" if claims.loc[0, "status"] != "reproduced" else "not reproduced"
+    )
+    claims.to_csv(path, index=False)
+    res = verify_figure(TOY, folder, out=tmp_path / "v", progress=False)
+    assert res.differences.empty and not res.reproduced
+    assert res.claims["changed"].tolist() == [True] + [False] * (len(TOY.claims) - 1)
+
+
+def _ratio_rows(**change) -> pd.DataFrame:
+    """Three rows of a ratio figure (min problem): proven, time-limited, time-limited."""
+    rows = pd.DataFrame({
+        "n_jobs": [10, 10, 20], "seed": [0, 1, 0], "scheme": ["a", "a", "b"],
+        "alg_objective": [12.0, 15.0, 30.0], "opt_objective": [10.0, 14.0, 29.0],
+        "opt_bound": [10.0, 12.0, 25.0], "opt_status": ["optimal", "time_limit", "time_limit"],
+        "ratio": [1.2, np.nan, np.nan], "ratio_lo": [1.2, 15 / 14, 30 / 29],
+        "ratio_hi": [1.2, 1.25, 1.2], "kind": ["proven", "interval", "interval"],
+        "past_T": [False, True, False], "opt_runtime_s": [1.0, 60.0, 60.0],
+    })  # fmt: skip
+    for col, values in change.items():
+        rows[col] = values
+    return pd.read_csv(io.StringIO(rows.to_csv(index=False)))
+
+
+def test_time_limited_rows_may_vary_inside_intersecting_intervals() -> None:
+    """Another incumbent and bound after the same seconds: variations, not failures."""
+    old = _ratio_rows()
+    new = _ratio_rows(
+        opt_objective=[10.0, 13.0, 29.0], opt_bound=[10.0, 12.5, 25.0],
+        ratio_lo=[1.2, 15 / 13, 30 / 29], ratio_hi=[1.2, 1.2, 1.2],
+        opt_runtime_s=[0.5, 61.0, 60.2],
+    )  # fmt: skip
+    diffs, limited, timing = compare_rows(old, new, key_columns=["n_jobs", "seed"])
+    assert limited == 2 and timing == ["opt_runtime_s"]
+    assert set(diffs["what"]) == {"variation"} and set(diffs["row"]) == {1}
+    assert set(diffs["column"]) == {
+        "opt_objective",
+        "opt_bound",
+        "ratio_lo",
+        "ratio_hi",
+    }
+    assert diffs["key"].iloc[0] == "n_jobs=10, seed=1"
+
+
+def test_disjoint_intervals_and_non_solver_changes_fail_in_time_limited_rows() -> None:
+    """Two certified intervals that miss each other cannot both hold; an algorithm's
+    own value must not move even in a time-limited row; a proven optimum must not move."""
+    old = _ratio_rows()
+    new = _ratio_rows(
+        opt_objective=[10.5, 11.5, 29.0], opt_bound=[10.5, 11.0, 25.0],
+        alg_objective=[12.0, 15.0, 31.0],
+    )  # fmt: skip
+    diffs, _, _ = compare_rows(old, new)
+    got = {(r.row, r.column, r.what) for r in diffs.itertuples()}
+    assert (1, "opt_objective, opt_bound", "disjoint") in got
+    assert (2, "alg_objective", "mismatch") in got
+    assert (0, "opt_objective", "mismatch") in got  # proven in both: must be equal
+    assert (1, "opt_objective", "variation") in got
+    # a proven optimum in one run must lie in the other run's interval
+    inside = _ratio_rows(opt_objective=[10.0, 13.0, 29.0], opt_bound=[10.0, 13.0, 25.0],
+                         opt_status=["optimal", "optimal", "time_limit"])  # fmt: skip
+    diffs, limited, _ = compare_rows(old, inside)
+    assert limited == 2 and "disjoint" not in set(diffs["what"])
+    outside = _ratio_rows(opt_objective=[10.0, 11.0, 29.0], opt_bound=[10.0, 11.0, 25.0],
+                          opt_status=["optimal", "optimal", "time_limit"])  # fmt: skip
+    diffs, _, _ = compare_rows(old, outside)
+    assert set(diffs.loc[diffs["what"] == "disjoint", "row"]) == {1}
+
+
+def test_values_compare_by_type_with_tolerance() -> None:
+    """Numbers within rtol, NaN == NaN, inf == inf; text and booleans exactly; shape first."""
+    old = _ratio_rows(ratio=[1.2, np.nan, np.inf])
+    same = _ratio_rows(ratio=[1.2 * (1 + 1e-12), np.nan, np.inf])
+    assert compare_rows(old, same)[0].empty
+    off = _ratio_rows(ratio=[1.2 * (1 + 1e-6), np.nan, np.inf], scheme=["a", "a", "c"],
+                      past_T=[True, True, False])  # fmt: skip
+    diffs = compare_rows(old, off)[0]
+    assert {(r.row, r.column) for r in diffs.itertuples()} == {
+        (0, "ratio"),
+        (2, "scheme"),
+        (0, "past_T"),
+    }
+    assert "ratio" not in set(compare_rows(old, off, rtol=1e-5)[0]["column"])
+    shape = compare_rows(old, old.iloc[:2])[0]
+    assert shape["what"].tolist() == ["shape"] and "3 rows" in shape["recorded"].iloc[0]
+    renamed = compare_rows(old, old.rename(columns={"seed": "seeds"}))[0]
+    assert renamed["what"].tolist() == ["shape"]
+
+
+def test_cli_figure_verify_exit_codes(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture
+) -> None:
+    """0 when reproduced, 1 when a row differs (the difference printed), 2 on usage errors."""
+    folder = _recorded_toy(tmp_path)
+    monkeypatch.setattr(E, "get_spec", lambda name: TOY)
+    base = ["figure", "verify", TOY.name, "--workers", "1", "--no-progress",
+            "--out", str(tmp_path / "v"), "--claims", str(folder)]  # fmt: skip
+    assert main(base) == 0
+    assert "toy_figure: reproduced" in capsys.readouterr().out
+    _rewrite_rows(folder, lambda r: r.__setitem__("value", r["value"] + 1))
+    assert main(base) == 1
+    out = capsys.readouterr().out
+    assert "NOT reproduced" in out and "mismatch" in out and "value" in out
+    assert main([*base, "--rtol", "1"]) == 0  # every value within 100%
+    capsys.readouterr()
+    assert main([*base[:3], "--claims", str(tmp_path / "none"), "--no-progress"]) == 2
+    assert "no record" in capsys.readouterr().err
+    assert main(["figure", "verify"]) == 2
+    assert main(["figure", "verify", "all"]) == 2
+    assert main([*base, "--quick"]) == 2
+    with pytest.raises(SystemExit) as exc:
+        main([*base, "--rtol", "-1"])
+    assert exc.value.code == 2
+
+
+def test_the_committed_hetero_table_ii_record_is_reproduced(tmp_path: Path) -> None:
+    """Known answer: the rows committed in paper_figures/claims (recorded by an
+    earlier commit) come out again from this checkout, to 1e-9."""
+    spec = E.get_spec("hetero/table2_example")
+    folder = ROOT / "paper_figures" / "claims" / "hetero"
+    res = verify_figure(spec, folder, out=tmp_path, progress=False)
+    assert res.reproduced, res.summary() + "\n" + res.failures.to_string()
+    assert res.rows_recorded == 7 and res.timing_columns == ["runtime_s"]
