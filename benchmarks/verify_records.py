@@ -18,6 +18,11 @@ Run (wall times are measurements; 2 shared cores)::
     python -m benchmarks.verify_records --figures fig12_ratio_jobs fig13_ratio_servers
     python -m benchmarks.verify_records --resume                 # go on after a stop
     python -m benchmarks.verify_records --quick                  # hetero Table II only
+    python -m benchmarks.verify_records --table paper_figures/README.md --figures none
+
+``--table FILE`` rewrites the generated block of FILE (:data:`TABLE_BEGIN`
+... :data:`TABLE_END`) from the CSV (:func:`markdown`); ``--figures none``
+verifies nothing first.
 
 Default CSV: ``benchmarks/data/verify_records.csv`` (``--quick``:
 ``benchmarks/out/verify_records_quick.csv``).
@@ -53,6 +58,11 @@ LONG = frozenset({
     "fig9_normalized_jct", "hetero_readings_fig9", "fig11_jobs",
 })  # fmt: skip
 QUICK = ("table2_example",)
+TABLE_BEGIN = (
+    "<!-- verified records: begin (python -m benchmarks.verify_records --table FILE; "
+    "do not edit) -->"
+)
+TABLE_END = "<!-- verified records: end -->"
 COLUMNS = [
     "figure", "paper", "reproduced", "rows", "time_limited_rows", "variations",
     "mismatches", "disjoint", "shape", "claims", "claims_changed", "stale",
@@ -95,6 +105,31 @@ def verify_one(name: str, out_dir: Path, workers: int) -> dict[str, Any]:
     }
 
 
+def _wall(seconds: float) -> str:
+    return f"{seconds:.0f} s" if seconds < 120 else f"{seconds / 60:.0f} min"
+
+
+def markdown(df: pd.DataFrame) -> str:
+    """The CSV as a Markdown table between :data:`TABLE_BEGIN` and :data:`TABLE_END`."""
+    lines = [
+        TABLE_BEGIN,
+        "",
+        "| figure | rows | time-limited rows | solver values that moved | failing "
+        "cells | claims changed | verdict | re-run | record made at | verified at |",
+        "|---|---|---|---|---|---|---|---|---|---|",
+    ]
+    for r in df.sort_values(["paper", "figure"]).itertuples(index=False):
+        failing = int(r.mismatches) + int(r.disjoint) + int(r.shape)
+        verdict = "reproduced" if bool(r.reproduced) else "**not reproduced**"
+        lines.append(
+            f"| {r.paper}/{r.figure} | {int(r.rows)} | {int(r.time_limited_rows)} | "
+            f"{int(r.variations)} | {failing} | {int(r.claims_changed)} of "
+            f"{int(r.claims)} | {verdict} | {_wall(float(r.wall_s))} | "
+            f"{r.record_commit} | {r.commit}, {str(r.date)[:10]} |"
+        )
+    return "\n".join([*lines, "", TABLE_END])
+
+
 def main(
     out_dir: Path = OUT,
     quick: bool = False,
@@ -108,6 +143,8 @@ def main(
         csv = out_dir / "verify_records_quick.csv" if quick else DATA
     if quick:
         names = list(QUICK)
+    elif figures == ["none"]:
+        names = []
     elif figures:
         names = [experiment.get_spec(f).name for f in figures]
     else:
@@ -141,5 +178,9 @@ if __name__ == "__main__":
     ap.add_argument("--workers", type=int, default=2)
     ap.add_argument("--csv", type=Path, default=None)
     ap.add_argument("--resume", action="store_true")
+    ap.add_argument("--table", type=Path, default=None, metavar="FILE")
     a = ap.parse_args()
-    main(a.out, a.quick, a.figures, a.workers, a.csv, a.resume)
+    df = main(a.out, a.quick, a.figures, a.workers, a.csv, a.resume)
+    if a.table is not None:
+        experiment.replace_block(a.table, markdown(df), TABLE_BEGIN, TABLE_END)
+        print(f"rewrote the verified-records table of {a.table}")

@@ -29,6 +29,14 @@ def test_verify_records_quick(tmp_path, capsys):
     again = vr.main(tmp_path, quick=True, workers=1, resume=True)  # nothing left to run
     assert "table2_example: reproduced" not in capsys.readouterr().out
     assert again["figure"].tolist() == ["table2_example"]
+    md = tmp_path / "page.md"
+    md.write_text(f"# Page\n\n{vr.TABLE_BEGIN}\nold\n{vr.TABLE_END}\n\nafter\n")
+    from optsched.core import experiment
+
+    experiment.replace_block(md, vr.markdown(back), vr.TABLE_BEGIN, vr.TABLE_END)
+    text = md.read_text()
+    assert "old" not in text and text.endswith("after\n")
+    assert "| hetero/table2_example | 7 | 0 | 0 | 0 | 0 of 6 | reproduced |" in text
 
 
 def test_long_figures_are_specs():
