@@ -8,7 +8,8 @@ measured times skipped, the solver's columns of a time-limited row may move
 inside intersecting certified intervals, every other cell equal to 1e-9).
 One CSV row per figure (:data:`COLUMNS`): what was compared, what differs,
 whether it was reproduced, the run's wall time and the machine's load,
-the checkout (``commit``) and the record's own commit and date.  The CSV is
+the checkout the re-run started from (``commit``, ``+dirty`` with
+uncommitted changes) and the record's own commit and date.  The CSV is
 written after every figure, so ``--resume`` skips the figures already in
 it (a figure verified again replaces its row).
 
@@ -76,6 +77,7 @@ def verify_one(name: str, out_dir: Path, workers: int) -> dict[str, Any]:
     spec = experiment.get_spec(name)
     folder = CLAIMS / spec.paper
     record = read_record(folder, spec.name) or {}
+    commit = current_commit()  # the checkout the re-run starts from
     began = time.perf_counter()
     res = verify_figure(spec, folder, out=out_dir / spec.paper, workers=workers,
                         progress=False)  # fmt: skip
@@ -98,7 +100,7 @@ def verify_one(name: str, out_dir: Path, workers: int) -> dict[str, Any]:
         "wall_s": round(time.perf_counter() - began, 1),
         "load_1m": round(os.getloadavg()[0], 2) if hasattr(os, "getloadavg") else None,
         "workers": workers,
-        "commit": current_commit(),
+        "commit": commit,
         "record_commit": record.get("commit"),
         "record_date": record.get("date"),
         "date": _dt.datetime.now(_dt.UTC).strftime("%Y-%m-%dT%H:%M:%SZ"),
