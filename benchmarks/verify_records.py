@@ -8,7 +8,8 @@ measured times skipped, the solver's columns of a time-limited row may move
 inside intersecting certified intervals, every other cell equal to 1e-9).
 One CSV row per figure (:data:`COLUMNS`): what was compared, what differs,
 whether it was reproduced, the run's wall time and the machine's load,
-the checkout the re-run started from (``commit``, ``+dirty`` with
+numpy's CPU kernels here (``simd``) and at recording time (``record_simd``,
+empty for records made before they were kept), the checkout the re-run started from (``commit``, ``+dirty`` with
 uncommitted changes) and the record's own commit and date.  The CSV is
 written after every figure, so ``--resume`` skips the figures already in
 it (a figure verified again replaces its row).
@@ -67,8 +68,8 @@ TABLE_END = "<!-- verified records: end -->"
 COLUMNS = [
     "figure", "paper", "reproduced", "rows", "time_limited_rows", "variations",
     "mismatches", "disjoint", "shape", "claims", "claims_changed", "stale",
-    "timing_columns", "wall_s", "load_1m", "workers", "commit", "record_commit",
-    "record_date", "date",
+    "timing_columns", "wall_s", "load_1m", "workers", "simd", "record_simd",
+    "commit", "record_commit", "record_date", "date",
 ]  # fmt: skip
 
 
@@ -100,6 +101,10 @@ def verify_one(name: str, out_dir: Path, workers: int) -> dict[str, Any]:
         "wall_s": round(time.perf_counter() - began, 1),
         "load_1m": round(os.getloadavg()[0], 2) if hasattr(os, "getloadavg") else None,
         "workers": workers,
+        "simd": " ".join(res.simd_now or []),
+        "record_simd": None
+        if res.simd_recorded is None
+        else " ".join(res.simd_recorded),
         "commit": commit,
         "record_commit": record.get("commit"),
         "record_date": record.get("date"),

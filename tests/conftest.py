@@ -124,6 +124,7 @@ SLOW_TESTS: frozenset[str] = frozenset(
         "tests/core/test_core_sweep.py::test_serial_and_process_pool_agree_in_order",
         "tests/core/test_verify.py::test_the_committed_hetero_table_ii_record_is_reproduced",
         "tests/core/test_verify.py::test_cli_figure_verify_exit_codes",
+        "tests/core/test_verify.py::test_the_oasis_fig5_record_reproduces_on_its_kernels",
         "tests/core/test_experiment_layer.py::test_edgecloud_fig9_reuses_fig7_rows",
         "tests/core/test_horizon.py::test_worst_case_evaluate_applies_the_rule",
         "tests/core/test_protocols.py::test_offline_result_status_is_a_status_and_schedule_the_papers[edgecloud]",

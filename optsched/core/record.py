@@ -60,6 +60,7 @@ __all__ = [
     "current_commit",
     "uncommitted_files",
     "run_time",
+    "machine_numerics",
     "read_record",
     "record_run",
     "rederive",
@@ -354,6 +355,8 @@ def record_run(
     the record and warned about: such rows cannot be reproduced from any
     commit.  ``commit`` is the checkout the run started from (default: now;
     commits made during a long run would otherwise be named instead).
+    The record also keeps the numerical environment
+    (:func:`machine_numerics`: numpy's CPU kernels, package versions).
     Returns the record.
     """
     folder = Path(folder)
@@ -396,6 +399,7 @@ def record_run(
         "code_files": kept_files,
         "wall_s": None if wall_s is None else round(float(wall_s), 1),
         "uncommitted": None if uncommitted is None else list(uncommitted),
+        **machine_numerics(),
     }
     text = json.dumps(record, indent=1) + "\n"
     write_atomic(
@@ -407,6 +411,39 @@ def record_run(
     )
     record_claims(claims, folder, spec.name)
     return record
+
+
+#: Packages whose versions a record keeps (the numbers a run computes depend on them).
+NUMERIC_PACKAGES = ("numpy", "scipy", "pandas", "highspy", "pyomo", "numba")
+
+
+def machine_numerics() -> dict[str, Any]:
+    """The numerical environment of this process, as a record keeps it.
+
+    ``simd``: the CPU instruction sets numpy's kernels use here (its baseline
+    and the dispatch targets it found, after ``NPY_DISABLE_CPU_FEATURES``):
+    transcendental functions such as ``np.exp`` and ``np.log`` differ in the
+    last bit between them (e.g. ``X86_V4``, AVX-512, against ``X86_V3``,
+    AVX2), which can flip an algorithm's decision on a near tie (docs:
+    paper_figures/README.md, "Auditing a record").  ``packages``: the
+    versions of :data:`NUMERIC_PACKAGES` (None when one is not installed).
+    """
+    import importlib.metadata as md
+
+    import numpy as np
+
+    try:
+        ext = np.show_config(mode="dicts")["SIMD Extensions"]
+        simd = [*ext.get("baseline", []), *ext.get("found", [])]
+    except Exception:  # pragma: no cover - another numpy's layout
+        simd = []
+    versions: dict[str, str | None] = {}
+    for name in NUMERIC_PACKAGES:
+        try:
+            versions[name] = md.version(name)
+        except md.PackageNotFoundError:
+            versions[name] = None
+    return {"simd": simd, "packages": versions}
 
 
 def run_time(record: dict[str, Any]) -> str:

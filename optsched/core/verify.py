@@ -28,6 +28,12 @@ How two runs may differ and still agree:
 * **Everything else** must be equal: strings and booleans exactly, numbers
   within ``rtol`` (relative) / ``atol`` (absolute), NaN equal to NaN.
 
+Where a record keeps numpy's CPU kernels (``simd``, kept since
+2026-11-29) and they differ from this machine's, the summary says so and
+names the ``NPY_DISABLE_CPU_FEATURES`` value that runs numpy on the recorded
+ones: ``np.exp`` and ``np.log`` differ in the last bit between AVX-512 and
+AVX2 kernels, which flips OASiS's decision on some near-tie instances.
+
 The rows are compared position by position (a spec sorts its rows, so the
 order is part of the result); the two tables must have the same columns and
 the same number of rows.  The run's claim verdicts are compared with the
@@ -47,7 +53,7 @@ import numpy as np
 import pandas as pd
 
 from .base import write_atomic
-from .record import is_stale, read_record
+from .record import is_stale, machine_numerics, read_record
 from .spec import Experiment, read_rows
 
 __all__ = [
@@ -90,6 +96,8 @@ class Verification:
     differences: pd.DataFrame
     claims: pd.DataFrame
     stale: bool = False
+    simd_recorded: list[str] | None = None
+    simd_now: list[str] | None = None
 
     @property
     def failures(self) -> pd.DataFrame:
@@ -125,7 +133,34 @@ class Verification:
             lines.append(
                 "  the record is stale: it was made by other code than this checkout"
             )
+        lines += self._kernel_lines()
         return "\n".join(lines)
+
+    def _kernel_lines(self) -> list[str]:
+        """What to say about numpy's CPU kernels here and at recording time."""
+        now = self.simd_now or []
+        if self.simd_recorded is None:
+            if self.reproduced:
+                return []
+            return [
+                "  the record does not keep numpy's CPU kernels (recorded before "
+                f"they were kept); here: {' '.join(now)}. A last-bit difference "
+                "of np.exp / np.log between kernels can flip a near tie: try "
+                "NPY_DISABLE_CPU_FEATURES (paper_figures/README.md)"
+            ]
+        if self.simd_recorded == now:
+            return []
+        extra = [f for f in now if f not in self.simd_recorded]
+        hint = (
+            f"; NPY_DISABLE_CPU_FEATURES='{' '.join(extra)}' runs numpy on the "
+            "recorded ones"
+            if extra
+            else ""
+        )
+        return [
+            f"  numpy's CPU kernels differ: recorded on {' '.join(self.simd_recorded)}, "
+            f"here {' '.join(now)}{hint}"
+        ]
 
 
 def _same(a: pd.Series, b: pd.Series, rtol: float, atol: float) -> np.ndarray:
@@ -295,6 +330,8 @@ def verify_figure(
         differences=diffs,
         claims=_compare_claims(was, res.claims),
         stale=is_stale(spec, record),
+        simd_recorded=record.get("simd"),
+        simd_now=machine_numerics()["simd"],
     )
     out_dir = (
         Path(out) if out is not None else Path("paper_figures") / "out" / spec.paper

@@ -14,7 +14,7 @@ from test_core_experiment import TOY
 from optsched.cli import main
 from optsched.core import experiment as E
 from optsched.core import record as R
-from optsched.core.verify import compare_rows, verify_figure
+from optsched.core.verify import Verification, compare_rows, verify_figure
 
 ROOT = Path(__file__).resolve().parents[2]
 
@@ -195,3 +195,72 @@ def test_the_committed_hetero_table_ii_record_is_reproduced(tmp_path: Path) -> N
     res = verify_figure(spec, folder, out=tmp_path, progress=False)
     assert res.reproduced, res.summary() + "\n" + res.failures.to_string()
     assert res.rows_recorded == 7 and res.timing_columns == ["runtime_s"]
+
+
+def test_a_record_keeps_the_numerical_environment(tmp_path: Path) -> None:
+    """numpy's CPU kernels and the package versions are kept with the rows."""
+    res = E.run(TOY, out=tmp_path / "out", workers=1, progress=False, echo=False)
+    rec = R.record_run(TOY, res.rows, res.claims, tmp_path)
+    here = R.machine_numerics()
+    assert rec["simd"] == here["simd"] and len(here["simd"]) >= 1
+    assert rec["packages"]["numpy"] == np.__version__
+    assert set(rec["packages"]) == set(R.NUMERIC_PACKAGES)
+
+
+def test_summary_names_a_kernel_difference_and_the_variable_that_undoes_it() -> None:
+    """Other kernels at recording time: the summary names the features to disable."""
+    empty = pd.DataFrame(columns=["row", "key", "column", "recorded", "rerun", "what"])
+    claims = pd.DataFrame(
+        {"claim": ["c"], "recorded": ["x"], "rerun": ["x"], "changed": [False]}
+    )
+
+    def summary(recorded, now, diffs=empty):
+        return Verification(
+            figure="f", rows_recorded=1, rows_rerun=1, time_limited_rows=0,
+            timing_columns=[], differences=diffs, claims=claims,
+            simd_recorded=recorded, simd_now=now,
+        ).summary()  # fmt: skip
+
+    text = summary(["X86_V2", "X86_V3"], ["X86_V2", "X86_V3", "X86_V4", "AVX512_ICL"])
+    assert "NPY_DISABLE_CPU_FEATURES='X86_V4 AVX512_ICL'" in text
+    assert "kernels" not in summary(["X86_V2"], ["X86_V2"])
+    assert "kernels" not in summary(None, ["X86_V2"])  # reproduced: nothing to explain
+    bad = pd.DataFrame([{"row": 0, "key": "", "column": "v", "recorded": 1, "rerun": 2,
+                         "what": "mismatch"}])  # fmt: skip
+    assert "does not keep numpy's CPU kernels" in summary(None, ["X86_V2"], bad)
+
+
+def test_the_oasis_fig5_record_reproduces_on_its_kernels() -> None:
+    """Diagnosis of the two oasis records that do not reproduce on an AVX-512
+    machine: with numpy held to the recording's kernels -- AVX2 (``X86_V3``)
+    for a record that predates the ``simd`` field -- OASiS gives the recorded
+    objective of Fig. 5's row (16 servers, gamma1 <= 100, seed 9) to the last
+    digit (known answer: the committed record of an earlier run)."""
+    import json
+    import os
+    import subprocess
+    import sys
+
+    found = R.machine_numerics()["simd"]
+    claims = ROOT / "paper_figures" / "claims" / "oasis"
+    recorded = json.loads((claims / "fig5_performance_ratio.record.json").read_text())
+    kernels = (
+        recorded.get("simd")
+        or found[: found.index("X86_V3") + 1 if "X86_V3" in found else 0]
+    )
+    if not kernels or not set(kernels) <= set(found):
+        pytest.skip(f"this machine lacks the recorded kernels {kernels}")
+    rows = pd.read_csv(claims / "fig5_performance_ratio.rows.csv.gz")
+    row = rows[(rows.n_servers == 16) & (rows.gamma1_hi == 100.0) & (rows.seed == 9)]
+    code = (
+        "from optsched.oasis import experiments as ex\n"
+        "task = {'servers_per_side': 8, 'gamma1_range': (1.0, 100.0), 'seed': 9,"
+        " 'n_jobs': 10, 'n_slots': 10, 'time_limit': 120.0}\n"
+        "p, inst = ex._generate(task)\n"
+        "print(repr(float(p.check(inst, p.run('oasis', inst)).objective)))\n"
+    )
+    off = " ".join(f for f in found if f not in kernels)
+    env = {**os.environ, "NPY_DISABLE_CPU_FEATURES": off}
+    out = subprocess.run([sys.executable, "-c", code], env=env, capture_output=True,
+                         text=True, check=True, timeout=300)  # fmt: skip
+    assert float(out.stdout.strip()) == float(row["alg_objective"].iloc[0])
