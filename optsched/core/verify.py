@@ -61,6 +61,7 @@ __all__ = [
     "TIMING",
     "Verification",
     "compare_rows",
+    "row_labels",
     "verify_figure",
 ]
 
@@ -213,6 +214,30 @@ def _disjoint(
         return np.asarray(lo > hi + slack)  # NaN (no incumbent in a run) compares False
 
 
+def row_labels(spec: Experiment, rows: pd.DataFrame) -> list[str]:
+    """The columns that say which task a row belongs to, for the differences' ``key``.
+
+    Of the row's leading columns (up to the first float column) those that
+    hold text, ``seed`` or a size ``n_*``, and the grid's swept keys that are
+    columns; of these, those whose value varies.
+    """
+    lead: list[str] = []
+    for col in rows.columns:
+        if pd.api.types.is_float_dtype(rows[col]):
+            break
+        text = not pd.api.types.is_numeric_dtype(rows[col])
+        if text or col == "seed" or col.startswith("n_"):
+            lead.append(col)
+    tasks = spec.tasks(False)
+    swept = (
+        [k for k in tasks[0] if len({repr(t.get(k)) for t in tasks}) > 1]
+        if tasks
+        else []
+    )
+    names = [*lead, *(k for k in swept if k in rows.columns and k not in lead)]
+    return [c for c in names if rows[c].nunique(dropna=False) > 1]
+
+
 def _keys(rows: pd.DataFrame, key_columns: list[str], i: Any) -> str:
     return ", ".join(f"{k}={rows[k].iloc[i]}" for k in key_columns)
 
@@ -310,14 +335,8 @@ def verify_figure(
     res = run(spec, quick=False, out=out, workers=workers, scheduler=scheduler,
               progress=progress, echo=False)  # fmt: skip
     rerun = read_rows(io.StringIO(res.rows.to_csv(index=False)))
-    tasks = spec.tasks(False)
-    keys = (
-        [k for k in tasks[0] if len({repr(t.get(k)) for t in tasks}) > 1]
-        if tasks
-        else []
-    )
     diffs, limited, timing = compare_rows(
-        recorded, rerun, rtol=rtol, atol=atol, key_columns=keys
+        recorded, rerun, rtol=rtol, atol=atol, key_columns=row_labels(spec, recorded)
     )
     claims_path = folder / f"{spec.name}.claims.csv"
     was = pd.read_csv(claims_path) if claims_path.is_file() else None

@@ -61,7 +61,9 @@ def test_a_changed_value_is_a_mismatch_naming_row_task_and_column(
     bad = res.failures
     assert bad[["row", "column", "what"]].values.tolist() == [[3, "value", "mismatch"]]
     rows = pd.read_csv(folder / f"{TOY.name}.rows.csv.gz")
-    assert bad["key"].iloc[0] == f"n={rows['n'][3]}, seed={rows['seed'][3]}"
+    assert bad["key"].iloc[0] == (
+        f"seed={rows['seed'][3]}, alg={rows['alg'][3]}, n={rows['n'][3]}"
+    )
     assert bad["recorded"].iloc[0] == 1e6
     written = pd.read_csv(tmp_path / "v" / f"{TOY.name}.verify.csv")
     assert written["column"].tolist() == ["value"]
