@@ -9,10 +9,11 @@ inside intersecting certified intervals, every other cell equal to 1e-9).
 One CSV row per figure (:data:`COLUMNS`): what was compared, what differs,
 whether it was reproduced, the run's wall time and the machine's load,
 numpy's CPU kernels here (``simd``) and at recording time (``record_simd``,
-empty for records made before they were kept), the checkout the re-run started from (``commit``, ``+dirty`` with
-uncommitted changes) and the record's own commit and date.  The CSV is
-written after every figure, so ``--resume`` skips the figures already in
-it (a figure verified again replaces its row).
+empty for records made before they were kept), the checkout the re-run
+started from (``commit``; ``+dirty`` when a file the record's digest covers
+differed from it) and the record's own commit and date.  The CSV is written
+after every figure, so ``--resume`` skips the figures already in it (a
+figure verified again replaces its row).
 
 Run (wall times are measurements; 2 shared cores)::
 
@@ -44,7 +45,7 @@ import pandas as pd
 from benchmarks.common import OUT, merge_rows, print_table
 from optsched.core import experiment
 from optsched.core.base import write_atomic
-from optsched.core.record import current_commit, read_record
+from optsched.core.record import current_commit, read_record, uncommitted_files
 from optsched.core.verify import verify_figure
 
 DATA = Path("benchmarks/data/verify_records.csv")
@@ -79,7 +80,11 @@ def verify_one(name: str, out_dir: Path, workers: int) -> dict[str, Any]:
     spec = experiment.get_spec(name)
     folder = CLAIMS / spec.paper
     record = read_record(folder, spec.name) or {}
-    commit = current_commit()  # the checkout the re-run starts from
+    # the checkout the re-run starts from; "+dirty" only when a file the
+    # record's digest covers differs from HEAD (this CSV itself does, and
+    # says nothing about the rows)
+    commit = current_commit().removesuffix("+dirty")
+    commit += "+dirty" if uncommitted_files(spec) else ""
     began = time.perf_counter()
     res = verify_figure(spec, folder, out=out_dir / spec.paper, workers=workers,
                         progress=False)  # fmt: skip
