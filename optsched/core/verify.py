@@ -191,13 +191,21 @@ def _time_limited(rows: pd.DataFrame) -> np.ndarray:
 
 
 def _interval(rows: pd.DataFrame) -> tuple[np.ndarray, np.ndarray] | None:
-    """Per row the certified interval of the optimum, or None without both columns."""
+    """Per row the certified interval of the optimum, or None without both columns.
+
+    NaN ends where a run has no incumbent: its interval is unbounded on one
+    side, so it meets every other interval (never reported disjoint).
+    """
     if "opt_objective" not in rows.columns or "opt_bound" not in rows.columns:
         return None
     obj = pd.to_numeric(rows["opt_objective"], errors="coerce").to_numpy(dtype=float)
     bnd = pd.to_numeric(rows["opt_bound"], errors="coerce").to_numpy(dtype=float)
     bnd = np.where(np.isnan(bnd), obj, bnd)
-    return np.fmin(obj, bnd), np.fmax(obj, bnd)
+    none = np.isnan(obj)
+    return (
+        np.where(none, np.nan, np.fmin(obj, bnd)),
+        np.where(none, np.nan, np.fmax(obj, bnd)),
+    )
 
 
 def _disjoint(

@@ -141,6 +141,11 @@ def test_disjoint_intervals_and_non_solver_changes_fail_in_time_limited_rows() -
                           opt_status=["optimal", "optimal", "time_limit"])  # fmt: skip
     diffs, _, _ = compare_rows(old, outside)
     assert set(diffs.loc[diffs["what"] == "disjoint", "row"]) == {1}
+    # a run without incumbent (bound only) is no interval to be disjoint from
+    none = _ratio_rows(opt_objective=[10.0, np.nan, 29.0], opt_bound=[10.0, 20.0, 25.0])
+    diffs, _, _ = compare_rows(old, none)
+    assert "disjoint" not in set(diffs["what"])
+    assert "disjoint" not in set(compare_rows(none, old)[0]["what"])
 
 
 def test_values_compare_by_type_with_tolerance() -> None:
