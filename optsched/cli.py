@@ -878,9 +878,9 @@ def _add_figure_commands(command: _Command) -> None:
     s.add_argument(
         "name",
         nargs="?",
-        help="run: figure name, key/name, unique prefix (fig5), 'all', or 'stale' "
-        "(every figure whose record is missing or stale: with --record, what "
-        "'report' needs to show no stale claim)",
+        help="run / verify: figure name, key/name or unique prefix (fig5); run "
+        "also 'all' or 'stale' (every figure whose record is missing or stale: "
+        "with --record, what 'report' needs to show no stale claim)",
     )
     s.add_argument("--quick", action="store_true", help="smoke-test grid (fast)")
     s.add_argument(
