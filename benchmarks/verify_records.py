@@ -45,7 +45,12 @@ import pandas as pd
 from benchmarks.common import OUT, merge_rows, print_table
 from optsched.core import experiment
 from optsched.core.base import write_atomic
-from optsched.core.record import current_commit, read_record, uncommitted_files
+from optsched.core.record import (
+    current_commit,
+    read_record,
+    run_time,
+    uncommitted_files,
+)
 from optsched.core.verify import verify_figure
 
 DATA = Path("benchmarks/data/verify_records.csv")
@@ -118,10 +123,6 @@ def verify_one(name: str, out_dir: Path, workers: int) -> dict[str, Any]:
     }
 
 
-def _wall(seconds: float) -> str:
-    return f"{seconds:.0f} s" if seconds < 120 else f"{seconds / 60:.0f} min"
-
-
 def markdown(df: pd.DataFrame) -> str:
     """The CSV as a Markdown table between :data:`TABLE_BEGIN` and :data:`TABLE_END`."""
     lines = [
@@ -137,7 +138,7 @@ def markdown(df: pd.DataFrame) -> str:
         lines.append(
             f"| {r.paper}/{r.figure} | {int(r.rows)} | {int(r.time_limited_rows)} | "
             f"{int(r.variations)} | {failing} | {int(r.claims_changed)} of "
-            f"{int(r.claims)} | {verdict} | {_wall(float(r.wall_s))} | "
+            f"{int(r.claims)} | {verdict} | {run_time({'wall_s': float(r.wall_s)})} | "
             f"{r.record_commit} | {r.commit}, {str(r.date)[:10]} |"
         )
     return "\n".join([*lines, "", TABLE_END])

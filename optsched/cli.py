@@ -85,28 +85,29 @@ positive_int = _int_at_least(1)
 nonneg_int = _int_at_least(0)
 
 
-def positive_seconds(text: str) -> float:
-    """An argparse ``type=``: a finite number of seconds ``> 0``."""
-    try:
-        value = float(text)
-    except ValueError:
-        value = math.nan
-    if not (math.isfinite(value) and value > 0):
-        raise argparse.ArgumentTypeError(
-            f"must be a finite number of seconds > 0, got {text!r}"
-        )
-    return value
+def _finite_float(low: float, *, strict: bool, what: str) -> Callable[[str], float]:
+    """An argparse ``type=``: a finite number above ``low`` (``>`` when
+    ``strict``, else ``>=``), else a message naming the bound."""
+    sign = ">" if strict else ">="
+
+    def parse(text: str) -> float:
+        try:
+            value = float(text)
+        except ValueError:
+            value = math.nan
+        ok = math.isfinite(value) and (value > low if strict else value >= low)
+        if not ok:
+            raise argparse.ArgumentTypeError(
+                f"must be a finite {what} {sign} {low:g}, got {text!r}"
+            )
+        return value
+
+    parse.__name__ = f"float{sign}{low:g}"
+    return parse
 
 
-def _nonneg_float(text: str) -> float:
-    """An argparse ``type=``: a finite number ``>= 0``."""
-    try:
-        value = float(text)
-    except ValueError:
-        value = math.nan
-    if not (math.isfinite(value) and value >= 0):
-        raise argparse.ArgumentTypeError(f"must be a finite number >= 0, got {text!r}")
-    return value
+positive_seconds = _finite_float(0.0, strict=True, what="number of seconds")
+_nonneg_float = _finite_float(0.0, strict=False, what="number")
 
 
 class _Parser(argparse.ArgumentParser):
@@ -628,7 +629,7 @@ def _figure_verify(args: argparse.Namespace) -> int:
     if args.quick:
         raise CliError("figure verify re-runs the recorded full grid; drop --quick")
     spec = experiment.get_spec(args.name)
-    folder = Path(args.claims) if args.claims else FIGURES_CLAIMS / spec.paper
+    folder = Path(args.claims or FIGURES_CLAIMS) / spec.paper
     out = _check_output("--out", args.out or FIGURES_OUT / spec.paper, folder=True)
     try:
         res = verify_figure(
@@ -899,8 +900,8 @@ def _add_figure_commands(command: _Command) -> None:
     s.add_argument(
         "--claims",
         default=None,
-        help=f"report: claims folder (default {FIGURES_CLAIMS}); verify: the "
-        f"record's folder (default {FIGURES_CLAIMS}/KEY)",
+        help=f"report, verify: claims folder, one subfolder per paper (default "
+        f"{FIGURES_CLAIMS})",
     )
     s.add_argument(
         "--rtol",

@@ -9,8 +9,8 @@ recorded number (``optsched figure verify NAME``).
 
 How two runs may differ and still agree:
 
-* **Measured times** (:data:`TIMING`: ``runtime_s``, ``*_runtime_s``,
-  ``*time_ms``, ``*time_s``, ``estimate_s``, ``load_avg*``) are not
+* **Measured times** (:data:`TIMING`: ``*runtime*``, ``*time_ms``,
+  ``*time_s``, ``estimate_s``, ``load_avg*``, ``wall_s``) are not
   compared; they are listed.  A figure whose claims are about running
   times can then change its verdict: that is reported like any other
   verdict change.
@@ -340,7 +340,10 @@ def verify_figure(
     if record is None:
         raise FileNotFoundError(f"{spec.name}: no record in {folder}")
     recorded = read_rows(folder / str(record["rows_file"]))
-    res = run(spec, quick=False, out=out, workers=workers, scheduler=scheduler,
+    out_dir = (
+        Path(out) if out is not None else Path("paper_figures") / "out" / spec.paper
+    )
+    res = run(spec, quick=False, out=out_dir, workers=workers, scheduler=scheduler,
               progress=progress, echo=False)  # fmt: skip
     rerun = read_rows(io.StringIO(res.rows.to_csv(index=False)))
     diffs, limited, timing = compare_rows(
@@ -359,9 +362,6 @@ def verify_figure(
         stale=is_stale(spec, record),
         simd_recorded=record.get("simd"),
         simd_now=machine_numerics()["simd"],
-    )
-    out_dir = (
-        Path(out) if out is not None else Path("paper_figures") / "out" / spec.paper
     )
     write_atomic(
         out_dir, {f"{spec.name}.verify.csv": lambda p: diffs.to_csv(p, index=False)}

@@ -22,7 +22,7 @@ ROOT = Path(__file__).resolve().parents[2]
 def _recorded_toy(tmp_path: Path) -> Path:
     """TOY run and recorded in ``tmp_path/claims``; returns that folder."""
     res = E.run(TOY, out=tmp_path / "out", workers=1, progress=False, echo=False)
-    folder = tmp_path / "claims"
+    folder = tmp_path / "claims" / TOY.paper
     R.record_run(TOY, res.rows, res.claims, folder)
     return folder
 
@@ -175,7 +175,7 @@ def test_cli_figure_verify_exit_codes(
     folder = _recorded_toy(tmp_path)
     monkeypatch.setattr(E, "get_spec", lambda name: TOY)
     base = ["figure", "verify", TOY.name, "--workers", "1", "--no-progress",
-            "--out", str(tmp_path / "v"), "--claims", str(folder)]  # fmt: skip
+            "--out", str(tmp_path / "v"), "--claims", str(folder.parent)]  # fmt: skip
     assert main(base) == 0
     assert "toy_figure: reproduced" in capsys.readouterr().out
     _rewrite_rows(folder, lambda r: r.__setitem__("value", r["value"] + 1))
