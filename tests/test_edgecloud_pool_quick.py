@@ -1,0 +1,106 @@
+"""``benchmarks/edgecloud_pool.py``: the pool relaxation of edgecloud (2) (timings not asserted)."""
+
+import math
+
+import pandas as pd
+import pytest
+from optsched.models import edgecloud as M
+
+from benchmarks import edgecloud_pool as P
+from optsched.core import solver
+from optsched.edgecloud.instance import EdgeCloudInstance, Job, Server
+from tests.edgecloud.instances import small, small_storage
+
+
+def three_chunks() -> EdgeCloudInstance:
+    """One job of three chunks, two identical edge workers, one PS, ``T = 8``.
+
+    ``r = 1``, two slots per chunk on the edge (``E B = 4`` mini-batches at
+    ``n_j = 2``), edge delay 0 (ready in slot 1), cloud delay 10 (ready in
+    slot 11 > T: no cloud).  By hand: with migration the six slots of work fit
+    slots 1-3 of the two workers (``c = 3``, JCT 2); without it one worker
+    runs two chunks, four slots (``c = 4``, JCT 3).
+    """
+    job = Job(
+        arrival=1, chunks=3, minibatches=4, epochs=1, delay=(0, 10),
+        minibatch_hours=0.25, update_ms=0.0, model_mb=450.0, bandwidth_mbps=8.0,
+        worker_type=0, ps_type=0,
+    )  # fmt: skip
+    return EdgeCloudInstance(8, 2, 2, (Server(workers=(2, 0), ps=(1, 0)),), (job,))
+
+
+def test_pool_relaxation_allows_migration_and_nothing_else_on_the_hand_instance():
+    inst = three_chunks()
+    assert inst.chunk_slots[0, 0] == 2  # the hand count's premise
+    m = P.build_pool(inst)
+    sol = solver.solve(m, threads=1)
+    assert sol.status == "optimal" and sol.objective == pytest.approx(2.0)
+    assert P.migrating_pools(inst, m) == [(0, 0)]
+    assert P.completion(m) == {0: 3}
+    exact = M.solve_offline(inst, threads=1)
+    assert exact.status == "optimal" and exact.objective == pytest.approx(3.0)
+    assert P.repair(inst, P.completion(m), 30.0)["status"] == "infeasible"
+    assert P.repair(inst, {0: 4}, 30.0)["objective"] == pytest.approx(3.0)
+    # completion within one slot of 3 either way: slot 4 (JCT 3) is allowed
+    near = P.repair(inst, {0: 3}, 30.0, window=1)
+    assert near["status"] == "optimal" and near["objective"] == pytest.approx(3.0)
+    assert P.repair(inst, {0: 6}, 30.0, window=1)["objective"] == pytest.approx(4.0)
+
+
+@pytest.mark.parametrize("family", [small, small_storage])
+def test_pool_optimum_is_a_lower_bound_and_exact_without_migration(family):
+    """On small instances the pool optimum never exceeds (2)'s proven optimum;
+    when its schedule needs no migration (and there is no storage, which the
+    pool leaves out) it equals it, and the repair reaches it with a checked
+    schedule."""
+    equal = 0
+    for seed in range(6 if family is small else 3):
+        inst = family(seed)
+        exact = M.solve_offline(inst, threads=1)
+        assert exact.status == "optimal"
+        m = P.build_pool(inst)
+        sol = solver.solve(m, threads=1)
+        assert sol.status == "optimal"
+        assert sol.objective <= exact.objective + 1e-6
+        if not P.migrating_pools(inst, m) and not inst.storage:
+            equal += 1
+            assert sol.objective == pytest.approx(exact.objective)
+            fixed = P.repair(inst, P.completion(m), 30.0)
+            assert fixed["status"] == "optimal"
+            assert fixed["objective"] == pytest.approx(exact.objective)
+    if family is small:
+        assert equal > 0  # the equality branch was exercised
+
+
+def test_colouring_is_exact():
+    triangle = [{1, 2}, {2, 3}, {1, 3}]
+    assert not P._colourable(triangle, 2)
+    assert P._colourable(triangle, 3)
+    assert P._colourable([{1}, {2}, {3}], 1)
+    assert P._colourable([], 1)
+    # greedy by first slot would put {1, 4} with {2, 3}'s worker and fail
+    assert P._colourable([{1, 4}, {1, 2}, {3, 4}], 2)
+
+
+def test_edgecloud_pool_bench_quick(tmp_path, capsys):
+    """Quick run: pool optimum <= the checked incumbent, repair checked,
+    ``certified`` exactly when the proven pool optimum reaches a checked
+    schedule; a second run merges into the CSV; written atomically."""
+    df = P.main(tmp_path, quick=True)
+    back = pd.read_csv(tmp_path / "edgecloud_pool.csv")
+    assert list(back.columns) == P.COLUMNS and len(back) == 1
+    assert not [p for p in tmp_path.iterdir() if p.name.startswith(".")]
+    r = df.iloc[0]
+    assert r["pool_status"] == "optimal"
+    assert r["pool_objective"] <= r["incumbent"] + 1e-6
+    reached = r["incumbent"]
+    for name in ("repair_objective", "window_objective"):
+        if not math.isnan(r[name]):  # a checked schedule of (2)
+            assert r[name] >= r["pool_objective"] - 1e-6
+            reached = min(reached, r[name])
+    if r["repair_objective"] <= r["pool_objective"] + 1e-6:
+        assert r["window_status"] == ""  # the window runs only after a failed repair
+    assert r["certified"] == (r["pool_objective"] >= reached - 1e-6)
+    assert "migrating pools" in capsys.readouterr().out
+    again = P.main(tmp_path, quick=True, seeds=(1,))
+    assert sorted(again["seed"]) == [0, 1]
