@@ -51,6 +51,8 @@ Run::
     python -m benchmarks.edgecloud_pool --out benchmarks/data   # seeds 0-4, 60 s per solve
     python -m benchmarks.edgecloud_pool --seeds 4 --limit 600
     python -m benchmarks.edgecloud_pool --quick            # 5 x 2, seed 0, 20 s
+    python -m benchmarks.edgecloud_pool --out benchmarks/data \
+        --save benchmarks/data/edgecloud_pool_schedules        # and the schedules
 """
 
 from __future__ import annotations
@@ -60,6 +62,7 @@ import math
 import os
 import time
 from collections import defaultdict
+from collections.abc import Callable
 from pathlib import Path
 from typing import Any
 
@@ -315,7 +318,8 @@ def repair(
     ``window`` None: job ``j`` completes by slot ``cap[j]``; an integer ``w``:
     within ``w`` slots of ``cap[j]`` either way (a neighbourhood of the pool
     optimum's completions).  The objective is the checker's value of the
-    extracted schedule (NaN without one).
+    extracted schedule (NaN without one), ``schedule`` the schedule (None
+    without one).
     """
     from optsched.models import edgecloud as M
 
@@ -326,15 +330,22 @@ def repair(
         if t > cap[j] if window is None else abs(t - cap[j]) > window:
             model.pool_cap.add(v <= 0)
     sol = solver.solve(model, time_limit=limit, threads=1)
-    out = {"status": sol.status, "objective": math.nan}
-    if sol.has_solution:
-        out["objective"] = float(check(inst, M.extract_schedule(model, inst)).objective)
-    out["s"] = time.perf_counter() - t0
-    return out
+    sched = M.extract_schedule(model, inst) if sol.has_solution else None
+    objective = math.nan if sched is None else float(check(inst, sched).objective)
+    return {
+        "status": sol.status,
+        "objective": objective,
+        "s": time.perf_counter() - t0,
+        "schedule": sched,
+    }
 
 
 def row(size: dict[str, Any], seed: int, limit: float) -> dict[str, Any]:
-    """One seed: the checked incumbent, the pool relaxation and its repair."""
+    """One seed: the checked incumbent, the pool relaxation and its repairs.
+
+    The CSV's columns, and ``schedule``: the best checked schedule of the
+    repairs (None without one).
+    """
     p = optsched.get_paper("edgecloud")
     inst = p.generate(seed, **size)
     incumbent = float(p.check(inst, best_start(p, inst)).objective)
@@ -352,14 +363,19 @@ def row(size: dict[str, Any], seed: int, limit: float) -> dict[str, Any]:
         "pool_bound": sol.bound, "pool_s": time.perf_counter() - t0,
         "migrating": math.nan, "repair_status": "", "repair_objective": math.nan,
         "repair_s": math.nan, "window_status": "", "window_objective": math.nan,
-        "window_s": math.nan, "time_limit_s": limit,
+        "window_s": math.nan, "time_limit_s": limit, "schedule": None,
     }  # fmt: skip
     if sol.has_solution:
         out["migrating"] = len(migrating_pools(inst, model))
         comp = completion(model)
-        out |= {f"repair_{k}": v for k, v in repair(inst, comp, limit).items()}
+        fixed = repair(inst, comp, limit)
+        out["schedule"] = fixed.pop("schedule")
+        out |= {f"repair_{k}": v for k, v in fixed.items()}
         if not out["repair_objective"] <= sol.objective + 1e-6:
             near = repair(inst, comp, limit, window=WINDOW)
+            if not near["objective"] >= out["repair_objective"]:  # NaN: no schedule
+                out["schedule"] = near["schedule"]
+            del near["schedule"]
             out |= {f"window_{k}": v for k, v in near.items()}
     # a proven pool optimum is at most OPT of (2): it certifies a checked
     # schedule (the incumbent, the repair's or the window's) that reaches it
@@ -372,19 +388,34 @@ def row(size: dict[str, Any], seed: int, limit: float) -> dict[str, Any]:
     return out
 
 
+def _writer(text: str) -> Callable[[str], int]:
+    """A ``write_atomic`` writer of ``text``."""
+    return lambda path: Path(path).write_text(text)
+
+
 def main(
     out_dir: Path = OUT,
     quick: bool = False,
     seeds: tuple[int, ...] | None = None,
     limit: float | None = None,
+    save: Path | None = None,
 ) -> pd.DataFrame:
-    """Run the seeds, print the table, merge them into the CSV atomically."""
+    """Run the seeds, print the table, merge them into the CSV atomically.
+
+    ``save``: a folder for each seed's best checked repair schedule,
+    ``<n_jobs>x<n_servers>_seed<seed>.json`` (the schedule's ``to_json``),
+    written atomically; seeds without one write nothing.
+    """
     size = QUICK_SIZE if quick else FRONTIER_20X3
     seeds = seeds if seeds is not None else ((0,) if quick else SEEDS)
     limit = limit if limit is not None else (20.0 if quick else LIMIT_S)
     rows = []
     for seed in seeds:
         r = row(size, seed, limit)
+        sched = r.pop("schedule")
+        if save is not None and sched is not None:
+            name = f"{size['n_jobs']}x{size['n_servers']}_seed{seed}.json"
+            write_atomic(Path(save), {name: _writer(sched.to_json())})
         rows.append(r)
         print(
             f"{size['n_jobs']} x {size['n_servers']} seed {seed}: incumbent"
@@ -410,5 +441,6 @@ if __name__ == "__main__":
     ap.add_argument("--out", type=Path, default=OUT)
     ap.add_argument("--seeds", type=int, nargs="+")
     ap.add_argument("--limit", type=float, help="seconds per solve")
+    ap.add_argument("--save", type=Path, help="folder for the repairs' schedules")
     a = ap.parse_args()
-    main(a.out, a.quick, tuple(a.seeds) if a.seeds else None, a.limit)
+    main(a.out, a.quick, tuple(a.seeds) if a.seeds else None, a.limit, a.save)
