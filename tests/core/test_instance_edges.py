@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import copy
 import json
+import re
 import subprocess
 import tracemalloc
 from pathlib import Path
@@ -259,7 +260,9 @@ def _committed_instances() -> list[Path]:
     for name in out:
         data = json.loads((ROOT / name).read_text())
         fmt = data.get("format", "") if isinstance(data, dict) else ""
-        if isinstance(fmt, str) and fmt.startswith("optsched."):
+        # an instance is "optsched.<key>/<version>"; schedules are
+        # "optsched.<key>.schedule/<version>" (checked where they are used)
+        if isinstance(fmt, str) and re.fullmatch(r"optsched\.[a-z]+/\d+", fmt):
             files.append(ROOT / name)
     return files
 
