@@ -128,7 +128,7 @@ def markdown(df: pd.DataFrame) -> str:
     lines = [
         TABLE_BEGIN,
         "",
-        "| figure | rows | time-limited rows | solver values that moved | failing "
+        "| figure | rows | time-limited rows | allowed variations | failing "
         "cells | claims changed | verdict | re-run | record made at | verified at |",
         "|---|---|---|---|---|---|---|---|---|---|",
     ]

@@ -11,7 +11,10 @@ How two runs may differ and still agree:
 
 * **Measured times** (:data:`TIMING`: ``*runtime*``, ``*time_ms``,
   ``*time_s``, ``estimate_s``, ``load_avg*``, ``wall_s``) are not
-  compared; they are listed.  A figure whose claims are about running
+  compared; they are listed.  A measured time written into a text cell
+  (a number with a time unit, :data:`TEXT_TIME`, e.g. a note's "estimate
+  at 0.798 us/placement") may differ too: two texts equal once such times
+  are masked are a *variation* (below), listed but not a failure.  A figure whose claims are about running
   times can then change its verdict: that is reported like any other
   verdict change.
 * **Solves stopped by their time limit.**  A row is *time-limited* when a
@@ -58,6 +61,7 @@ from .spec import Experiment, read_rows
 
 __all__ = [
     "SOLVER",
+    "TEXT_TIME",
     "TIMING",
     "Verification",
     "compare_rows",
@@ -67,6 +71,8 @@ __all__ = [
 
 #: Columns holding measured wall-clock times (or the machine's load): never compared.
 TIMING = re.compile(r"runtime|time_ms$|time_s$|^estimate_s$|^load_avg|^wall_s$")
+#: A measured time inside a text cell: a number and a time unit.
+TEXT_TIME = re.compile(r"\d+(?:\.\d+)?(?:[eE][-+]?\d+)?\s*(?:ns|us|µs|ms|s|min|h)\b")
 #: Columns a solve produces: in a time-limited row their differences are variations.
 SOLVER = re.compile(r"^opt_|bound|status$|^kind$|ratio|normalized|^gap")
 #: Columns naming a solve's status (a row is time-limited when one is not ``optimal``).
@@ -82,7 +88,8 @@ class Verification:
     ``differences`` has one row per differing cell or row: ``row`` (position),
     ``key`` (the task's parameters in that row, e.g. ``n_jobs=10, seed=3``),
     ``column``, ``recorded``, ``rerun`` and ``what``: ``mismatch`` (a
-    failure), ``variation`` (a solver column of a time-limited row: allowed),
+    failure), ``variation`` (a solver column of a time-limited row, or a
+    text that differs only in measured times: allowed),
     ``disjoint`` (the two certified intervals of the optimum do not
     intersect: a failure) or ``shape`` (columns or row count differ: a
     failure).  ``claims`` lists each claim's recorded and re-run status
@@ -178,6 +185,17 @@ def _same(a: pd.Series, b: pd.Series, rtol: float, atol: float) -> np.ndarray:
     return np.asarray(
         (a.astype(str).to_numpy() == b.astype(str).to_numpy()) | both_missing
     )
+
+
+def _same_but_times(a: pd.Series, b: pd.Series) -> np.ndarray:
+    """Text cells equal once the measured times in them (:data:`TEXT_TIME`) are masked."""
+    if pd.api.types.is_numeric_dtype(a) or pd.api.types.is_numeric_dtype(b):
+        return np.zeros(len(a), dtype=bool)
+
+    def masked(s: pd.Series) -> np.ndarray:
+        return np.array([TEXT_TIME.sub("<time>", str(v)) for v in s], dtype=object)
+
+    return np.asarray(masked(a) == masked(b), dtype=bool)
 
 
 def _time_limited(rows: pd.DataFrame) -> np.ndarray:
@@ -285,6 +303,8 @@ def compare_rows(
             continue
         differs = ~_same(old[col], new[col], rtol, atol)
         allowed = limited & bool(SOLVER.search(col))
+        if differs.any():
+            allowed = allowed | _same_but_times(old[col], new[col])
         for i in np.flatnonzero(differs):
             diffs.append({
                 "row": int(i), "key": _keys(old, keys, i), "column": col,

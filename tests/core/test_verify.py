@@ -168,6 +168,30 @@ def test_values_compare_by_type_with_tolerance() -> None:
     assert renamed["what"].tolist() == ["shape"]
 
 
+def test_a_measured_time_written_into_a_text_is_a_variation() -> None:
+    """The hetero Table IV note of the audit of 2026-11-29: the same note but
+    for the measured microseconds per placement is a variation; a change of
+    any other number in the text (the placement count) is a mismatch."""
+    note = (
+        "110,146,355,200 placements > max_placements 1,000,000,000; "
+        "estimate at {} us/placement (S=5, K=15)"
+    )
+    old = pd.DataFrame({"n_jobs": [4, 5], "note": [note.format("0.798"), "x"]})
+    new = old.assign(note=[note.format("0.977"), "x"])
+    diffs = compare_rows(old, new)[0]
+    assert list(diffs["what"]) == ["variation"] and list(diffs["row"]) == [0]
+    other = old.assign(note=[note.format("0.798").replace("200 pl", "201 pl"), "x"])
+    assert list(compare_rows(old, other)[0]["what"]) == ["mismatch"]
+    for a, b in (("in 5 s", "in 7.5 s"), ("2 ms", "3e-3 ms"), ("1 min", "2 min")):
+        assert list(
+            compare_rows(pd.DataFrame({"t": [a]}), pd.DataFrame({"t": [b]}))[0]["what"]
+        ) == ["variation"]
+    for a, b in (("3 servers", "4 servers"), ("5 sites", "6 sites")):
+        assert list(
+            compare_rows(pd.DataFrame({"t": [a]}), pd.DataFrame({"t": [b]}))[0]["what"]
+        ) == ["mismatch"]
+
+
 def test_cli_figure_verify_exit_codes(
     tmp_path: Path, monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture
 ) -> None:
