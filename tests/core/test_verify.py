@@ -192,6 +192,32 @@ def test_a_measured_time_written_into_a_text_is_a_variation() -> None:
         ) == ["mismatch"]
 
 
+def test_the_offline_optimums_own_row_may_hold_another_schedule_of_its_value() -> None:
+    """As in the audit of hetero Fig. 16: the optimum's row may report another
+    optimal assignment of the same value, or at a time limit another
+    incumbent inside the other run's interval; an algorithm's row may not,
+    and neither may the optimum's row with a disjoint interval."""
+    old = pd.DataFrame({
+        "seed": [1, 1], "algorithm": ["optimus", "solve_offline"],
+        "assignment": ["1 1 3", "1 1 3"], "avg_jct": [140.0, 131.0],
+        "opt_status": ["optimal", "optimal"], "opt_objective": [131.0, 131.0],
+        "opt_bound": [131.0, 131.0],
+    })  # fmt: skip
+    other_optimum = old.assign(assignment=["1 1 3", "1 3 1"])
+    diffs = compare_rows(old, other_optimum, key_columns=["seed", "algorithm"])[0]
+    assert list(diffs["what"]) == ["variation"] and list(diffs["row"]) == [1]
+    algorithm_moved = old.assign(assignment=["1 3 1", "1 1 3"])
+    assert list(compare_rows(old, algorithm_moved)[0]["what"]) == ["mismatch"]
+    limited = old.assign(opt_status="time_limit", opt_bound=[130.0, 130.0])
+    inside = limited.assign(avg_jct=[140.0, 130.5], opt_objective=[130.5, 130.5],
+                            opt_bound=[130.2, 130.2], assignment=["1 1 3", "3 1 1"])  # fmt: skip
+    what = set(compare_rows(limited, inside)[0]["what"])
+    assert what == {"variation"}
+    better = inside.assign(avg_jct=[140.0, 129.0], opt_objective=[129.0, 129.0],
+                           opt_bound=[129.0, 129.0])  # fmt: skip
+    assert "disjoint" in set(compare_rows(limited, better)[0]["what"])
+
+
 def test_cli_figure_verify_exit_codes(
     tmp_path: Path, monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture
 ) -> None:
