@@ -41,6 +41,19 @@ def cli(main: Callable[[Path, bool], Any], doc: str) -> None:
     main(a.out, a.quick)
 
 
+def seeds_parser(doc: str) -> argparse.ArgumentParser:
+    """The parser of a per-seed study: ``--quick``, ``--out DIR``, ``--seeds``, ``--limit``.
+
+    The caller adds its own options and calls ``parse_args``.
+    """
+    ap = argparse.ArgumentParser(description=doc.splitlines()[0])
+    ap.add_argument("--quick", action="store_true")
+    ap.add_argument("--out", type=Path, default=OUT)
+    ap.add_argument("--seeds", type=int, nargs="+")
+    ap.add_argument("--limit", type=float, help="seconds per solve")
+    return ap
+
+
 def summarize(
     df: pd.DataFrame, keys: list[str], *, meets: str = "median_s", **extra: Any
 ) -> pd.DataFrame:

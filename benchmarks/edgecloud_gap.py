@@ -36,7 +36,6 @@ Run::
 
 from __future__ import annotations
 
-import argparse
 import math
 import os
 import time
@@ -49,7 +48,7 @@ from scipy.sparse import csr_matrix
 from scipy.sparse.csgraph import maximum_bipartite_matching
 
 import optsched
-from benchmarks.common import OUT, print_table
+from benchmarks.common import OUT, print_table, seeds_parser
 from benchmarks.edgecloud_bp import FRONTIER_20X3
 from optsched.core import solver
 from optsched.core.experiment import write_atomic
@@ -222,11 +221,7 @@ def main(
 
 
 if __name__ == "__main__":
-    ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    ap.add_argument("--quick", action="store_true")
-    ap.add_argument("--out", type=Path, default=OUT)
-    ap.add_argument("--seeds", type=int, nargs="+")
-    ap.add_argument("--limit", type=float, help="seconds per solve")
+    ap = seeds_parser(__doc__)
     ap.add_argument("--models", nargs="+", choices=MODELS, default=list(MODELS))
     a = ap.parse_args()
     main(a.out, a.quick, tuple(a.seeds) if a.seeds else None, a.limit, tuple(a.models))

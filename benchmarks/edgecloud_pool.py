@@ -57,7 +57,6 @@ Run::
 
 from __future__ import annotations
 
-import argparse
 import math
 import os
 import time
@@ -71,7 +70,7 @@ import pandas as pd
 import pyomo.environ as pyo
 
 import optsched
-from benchmarks.common import OUT, merge_rows, print_table
+from benchmarks.common import OUT, merge_rows, print_table, seeds_parser
 from benchmarks.edgecloud_bp import FRONTIER_20X3
 from benchmarks.frontier import reference_row
 from optsched.core import solver
@@ -436,11 +435,7 @@ def main(
 
 
 if __name__ == "__main__":
-    ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    ap.add_argument("--quick", action="store_true")
-    ap.add_argument("--out", type=Path, default=OUT)
-    ap.add_argument("--seeds", type=int, nargs="+")
-    ap.add_argument("--limit", type=float, help="seconds per solve")
+    ap = seeds_parser(__doc__)
     ap.add_argument("--save", type=Path, help="folder for the repairs' schedules")
     a = ap.parse_args()
     main(a.out, a.quick, tuple(a.seeds) if a.seeds else None, a.limit, a.save)
