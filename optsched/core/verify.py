@@ -31,8 +31,9 @@ How two runs may differ and still agree:
 * **The offline optimum's own rows** (``algorithm`` ``solve_offline``,
   as hetero's figures write it): every column but the row's task may
   differ -- another optimal schedule of the same value (alternative
-  optima), or at a time limit another incumbent -- as long as the two
-  certified intervals intersect (below); these are variations.
+  optima), or at a time limit another incumbent -- as long as the rows
+  have the certified intervals (``opt_objective``, ``opt_bound``) and the
+  two intersect (below); these are variations.
 * **Everything else** must be equal: strings and booleans exactly, numbers
   within ``rtol`` (relative) / ``atol`` (absolute), NaN equal to NaN.
 
@@ -311,7 +312,8 @@ def compare_rows(
     old = recorded.reset_index(drop=True)
     new = rerun.reset_index(drop=True)
     limited = _time_limited(old) | _time_limited(new)
-    own = _optimum_rows(old) & _optimum_rows(new)
+    # the optimum's own rows vary only where their intervals can be checked
+    own = _optimum_rows(old) & _optimum_rows(new) & (_interval(old) is not None)
     for col in old.columns:
         if col in timing:
             continue

@@ -216,6 +216,10 @@ def test_the_offline_optimums_own_row_may_hold_another_schedule_of_its_value() -
     better = inside.assign(avg_jct=[140.0, 129.0], opt_objective=[129.0, 129.0],
                            opt_bound=[129.0, 129.0])  # fmt: skip
     assert "disjoint" in set(compare_rows(limited, better)[0]["what"])
+    # without the interval columns nothing can be checked: a mismatch
+    bare = old.drop(columns=["opt_objective", "opt_bound"])
+    moved = other_optimum.drop(columns=["opt_objective", "opt_bound"])
+    assert list(compare_rows(bare, moved)[0]["what"]) == ["mismatch"]
 
 
 def test_cli_figure_verify_exit_codes(
