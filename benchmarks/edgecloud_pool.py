@@ -200,16 +200,19 @@ def _chunk_rows(inst: Any, m: Any, chunks: dict, g: dict) -> None:
             )
     for j, d, s, t in m.y:
         add(m.y[j, d, s, t] <= m.a[j, d, s])
-    for j in range(inst.n_jobs):
-        if c not in {s for (jj, _d), ss in chunks.items() if jj == j for s in ss}:
-            m.zeta[j].fix(0)
-            continue
-        edge = [m.a[j, d, s] for (jj, d), ss in chunks.items() if jj == j for s in ss]
-        edge = [v for v in edge if v.index()[2] != c]
-        edge += [v for (jj, _t), vs in g["ps_edge"].items() if jj == j for v in vs]
-        add(m.zeta[j] + pyo.quicksum(edge) >= 1)  # (2g)
+    cloud_ok: set[int] = set()
+    edge_of: dict[int, list] = defaultdict(list)  # job -> its edge dispatches and PSs
+    for (j, d), servers in chunks.items():
+        cloud_ok.update(j for s in servers if s == c)
+        edge_of[j] += [m.a[j, d, s] for s in servers if s != c]
     for (j, _t), vs in g["ps_edge"].items():
+        edge_of[j] += vs
         add(m.zeta[j] + pyo.quicksum(vs) <= 1)  # (2h) for PSs
+    for j in range(inst.n_jobs):
+        if j in cloud_ok:
+            add(m.zeta[j] + pyo.quicksum(edge_of[j]) >= 1)  # (2g)
+        else:
+            m.zeta[j].fix(0)
 
 
 def _capacity_rows(inst: Any, m: Any, g: dict) -> None:
