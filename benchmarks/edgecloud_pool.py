@@ -419,13 +419,17 @@ def main(
             name = f"{size['n_jobs']}x{size['n_servers']}_seed{seed}.json"
             write_atomic(Path(save), {name: _writer(sched.to_json())})
         rows.append(r)
+        window = (  # the window repair runs only when the capped one falls short
+            f" window {r['window_status']} {r['window_objective']:.0f};"
+            if r["window_status"]
+            else ""
+        )
         print(
             f"{size['n_jobs']} x {size['n_servers']} seed {seed}: incumbent"
             f" {r['incumbent']:.0f}; pool {r['pool_status']} {r['pool_objective']:.0f}"
             f" / {r['pool_bound']:.2f} ({r['pool_s']:.1f} s), migrating pools"
             f" {r['migrating']}; repair {r['repair_status']}"
-            f" {r['repair_objective']:.0f} ({r['repair_s']:.1f} s); window"
-            f" {r['window_status']} {r['window_objective']:.0f};"
+            f" {r['repair_objective']:.0f} ({r['repair_s']:.1f} s);{window}"
             f" certified {r['certified']}",
             flush=True,
         )

@@ -61,12 +61,12 @@ CLAIMS = Path("paper_figures/claims")
 LONG = frozenset({
     "worst_case_oasis", "worst_case_hetero", "worst_case_edgecloud",
     "worst_case_okita", "worst_case_asrpt",
-    "table5_running_time", "fig4_completion_timeliness", "fig11_utilization",
-    "fig4_6_categories",
+    "fig4_completion_timeliness",
     "oasis_fig5_50_jobs",  # 45 solves of up to 900 s: 147 CPU-min recorded
 })  # fmt: skip
 # (hetero Table IV, Figs. 9, 11, 16 and 18 and the readings of Fig. 9 left
-# LONG on 2026-11-29: audited in 9 s to 6 min)
+# LONG on 2026-11-29: audited in 9 s to 6 min; hetero Table V and Figs. 4-6
+# and edgecloud Fig. 11 later that day: 8 s to 2 min)
 QUICK = ("table2_example",)
 TABLE_BEGIN = (
     "<!-- verified records: begin (python -m benchmarks.verify_records --table FILE; "
