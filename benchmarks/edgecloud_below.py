@@ -1,0 +1,197 @@
+"""Is there a schedule of edgecloud (2) with total JCT at most N?  An objective-cut certificate.
+
+The frontier's 20 x 3 instances (``benchmarks/frontier.py``, T = 30) have
+checked schedules one unit above the best proven bound on some seeds
+(``benchmarks/edgecloud_gap.py``, ``benchmarks/edgecloud_pool.py``).  The
+total JCT is a sum of whole slots, so a schedule of value ``N + 1`` is
+optimal exactly when no schedule has value ``N`` or less.  This script
+asks that question directly: the exact MILP of (2) (formulation v3, as
+``solve_offline`` builds it) with one more row, *objective <= N + 0.5*,
+solved with no start and no objective bound other than that row, one
+thread:
+
+* ``infeasible`` (HiGHS's proof) says every schedule of (2) has total JCT
+  at least ``N + 1``: a lower bound (``bound = N + 1``), and with a
+  checked schedule of value ``N + 1`` a certified optimum (``certified``);
+* a solution is extracted and run through the checker
+  (``found_objective``, at most ``N``), and saved with ``--save``;
+* ``time_limit`` with neither says nothing.
+
+``--confirm scip`` gives an infeasible cut model to SCIP too
+(:func:`optsched.core.confirm.scip_value`, same model written as an LP
+file, one thread, the same time limit; ``scip_status``): a second solver's
+proof of the same bound, or ``timelimit`` when it has none in time.
+
+The row keeps the model exact otherwise: every schedule of (2) is a point
+of v3 with its checked JCT as objective (``start_values``), so the cut
+removes exactly the schedules of value above ``N``.  ``--against FILE``
+names a checked schedule (JSON) of the same instance whose value is
+reported beside (``against_objective``); ``certified`` needs it to equal
+``N + 1``.
+
+Written to ``<out>/edgecloud_below.csv`` (columns :data:`COLUMNS`, merged
+by ``(n_jobs, n_servers, seed, below)``).  Timings are measurements on 2
+shared cores, not assertions.
+
+Run::
+
+    python -m benchmarks.edgecloud_below --seeds 4 --below 112 --limit 1800 --confirm scip \\
+        --against benchmarks/data/edgecloud_below_schedules/20x3_seed4.json \\
+        --out benchmarks/data
+    python -m benchmarks.edgecloud_below --quick       # 5 x 2, seed 0, N = start - 1, 20 s
+"""
+
+from __future__ import annotations
+
+import math
+import os
+import time
+from pathlib import Path
+from typing import Any
+
+import pandas as pd
+import pyomo.environ as pyo
+
+import optsched
+from benchmarks.common import OUT, merge_rows, print_table, seeds_parser
+from benchmarks.edgecloud_bp import FRONTIER_20X3
+from optsched.core import solver
+from optsched.core.base import write_atomic
+from optsched.core.ratio import best_start
+from optsched.edgecloud.check import check
+
+#: ``--quick``: the frontier's smallest edgecloud size, seed 0.
+QUICK_SIZE = {**FRONTIER_20X3, "n_jobs": 5, "n_servers": 2}
+KEY = ["n_jobs", "n_servers", "seed", "below"]
+COLUMNS = [
+    *KEY, "status", "found_objective", "bound", "seconds", "scip_status",
+    "scip_seconds", "against_objective", "certified", "time_limit_s", "loadavg",
+]  # fmt: skip
+
+
+def below(
+    inst: Any, n: int, limit: float | None, confirm: str | None = None
+) -> dict[str, Any]:
+    """Solve v3 of (2) with the row ``objective <= n + 0.5`` (module docstring).
+
+    Returns ``status`` (``infeasible``, ``optimal``, ``time_limit``, ...),
+    ``found_objective`` (the checker's JCT of the extracted schedule, NaN
+    without one), ``bound`` (``n + 1`` when infeasible, else NaN; a MILP
+    bound of the cut model says nothing beyond the cut), ``seconds``,
+    ``scip_status`` / ``scip_seconds`` (``confirm="scip"`` and HiGHS
+    proved infeasibility; else empty / NaN) and ``schedule`` (the checked
+    schedule or None).
+    """
+    from optsched.models import edgecloud as M
+
+    t0 = time.perf_counter()
+    model = M.build_model(inst, formulation="v3")
+    obj = next(model.component_data_objects(pyo.Objective, active=True))
+    model.objective_cut = pyo.Constraint(expr=obj.expr <= n + 0.5)
+    sol = solver.solve(model, time_limit=limit, threads=1)
+    out: dict[str, Any] = {
+        "status": sol.status,
+        "found_objective": math.nan,
+        "bound": float(n + 1) if sol.status == "infeasible" else math.nan,
+        "seconds": time.perf_counter() - t0,
+        "scip_status": "",
+        "scip_seconds": math.nan,
+        "schedule": None,
+    }
+    if confirm == "scip" and sol.status == "infeasible":
+        from optsched.core.confirm import scip_value
+
+        t1 = time.perf_counter()
+        out["scip_status"] = scip_value(model, time_limit=limit)[0]
+        out["scip_seconds"] = time.perf_counter() - t1
+    if sol.has_solution:
+        sched = M.extract_schedule(model, inst)
+        out["found_objective"] = float(check(inst, sched).objective)
+        out["schedule"] = sched
+    return out
+
+
+def row(
+    size: dict[str, Any],
+    seed: int,
+    n: int | None,
+    limit: float,
+    against: Any = None,
+    confirm: str | None = None,
+) -> dict[str, Any]:
+    """One seed: ``below`` at ``n`` (None: the checked start's value - 1)."""
+    p = optsched.get_paper("edgecloud")
+    inst = p.generate(seed, **size)
+    if n is None:
+        n = int(round(p.check(inst, best_start(p, inst)).objective)) - 1
+    value = float(check(inst, against).objective) if against is not None else math.nan
+    res = below(inst, n, limit, confirm)
+    return {
+        "n_jobs": size["n_jobs"], "n_servers": size["n_servers"], "seed": seed,
+        "below": n, **res, "against_objective": value,
+        "certified": bool(res["status"] == "infeasible" and value == n + 1),
+        "time_limit_s": limit, "loadavg": os.getloadavg()[0],
+    }  # fmt: skip
+
+
+def main(
+    out_dir: Path = OUT,
+    quick: bool = False,
+    seeds: tuple[int, ...] | None = None,
+    limit: float | None = None,
+    n: int | None = None,
+    against: Path | None = None,
+    save: Path | None = None,
+    confirm: str | None = None,
+) -> pd.DataFrame:
+    """Run the seeds, print a line each, merge the rows into the CSV atomically.
+
+    ``against``: a schedule JSON of the (single) seed's instance.  ``save``:
+    a folder for a found schedule, ``<n_jobs>x<n_servers>_seed<seed>.json``.
+    """
+    from optsched.edgecloud.schedule import EdgeCloudSchedule
+
+    size = QUICK_SIZE if quick else FRONTIER_20X3
+    seeds = seeds if seeds is not None else (0,)
+    limit = limit if limit is not None else (20.0 if quick else 1800.0)
+    if against is not None and len(seeds) != 1:
+        raise ValueError(f"--against: one schedule is one instance, got seeds {seeds}")
+    other = EdgeCloudSchedule.from_json(Path(against).read_text()) if against else None
+    rows = []
+    for seed in seeds:
+        r = row(size, seed, n, limit, other, confirm)
+        sched = r.pop("schedule")
+        if save is not None and sched is not None:
+            name = f"{size['n_jobs']}x{size['n_servers']}_seed{seed}.json"
+            text = sched.to_json()
+            write_atomic(Path(save), {name: lambda f, t=text: Path(f).write_text(t)})
+        rows.append(r)
+        print(
+            f"{size['n_jobs']} x {size['n_servers']} seed {seed}: JCT <= {r['below']}:"
+            f" {r['status']} ({r['seconds']:.0f} s)"
+            + (f", SCIP {r['scip_status']}" if r["scip_status"] else "")
+            + f"; found {r['found_objective']:.0f};"
+            f" against {r['against_objective']:.0f}; certified {r['certified']}",
+            flush=True,
+        )
+    csv = Path(out_dir) / "edgecloud_below.csv"
+    old = pd.read_csv(csv) if csv.exists() else None
+    df = merge_rows(old, pd.DataFrame(rows, columns=COLUMNS), KEY)
+    print_table(df)
+    write_atomic(Path(out_dir), {csv.name: lambda f: df.to_csv(f, index=False)})
+    return df
+
+
+if __name__ == "__main__":
+    ap = seeds_parser(__doc__)
+    ap.add_argument("--below", type=int, help="N: is there a schedule of JCT <= N?")
+    ap.add_argument("--against", type=Path, help="a checked schedule (JSON) to compare")
+    ap.add_argument("--save", type=Path, help="folder for a found schedule")
+    ap.add_argument(
+        "--confirm", choices=["scip"], help="SCIP re-proves an infeasible cut"
+    )
+    a = ap.parse_args()
+    main(
+        a.out, a.quick, tuple(a.seeds) if a.seeds else None, a.limit, a.below,
+        a.against, a.save, a.confirm,
+    )  # fmt: skip
