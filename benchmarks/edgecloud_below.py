@@ -2,7 +2,10 @@
 
 The frontier's 20 x 3 instances (``benchmarks/frontier.py``, T = 30) have
 checked schedules one unit above the best proven bound on some seeds
-(``benchmarks/edgecloud_gap.py``, ``benchmarks/edgecloud_pool.py``).  The
+(``benchmarks/edgecloud_gap.py``, ``benchmarks/edgecloud_pool.py``), and
+so have instances of Figs. 12-13 (``--source figure --size J S``: the
+figures' instance at the paper's reduced sizes, as
+``benchmarks.edgecloud_bp.instance`` builds it).  The
 total JCT is a sum of whole slots, so a schedule of value ``N + 1`` is
 optimal exactly when no schedule has value ``N`` or less.  This script
 asks that question directly: the exact MILP of (2) (formulation v3, as
@@ -15,7 +18,10 @@ thread:
   checked schedule of value ``N + 1`` a certified optimum (``certified``);
 * a solution is extracted and run through the checker
   (``found_objective``, at most ``N``), and saved with ``--save``;
-* ``time_limit`` with neither says nothing.
+* ``optimal`` says more: the cut removes only schedules above ``N``, so
+  the cut model's proven optimum, at most ``N``, is (2)'s optimum
+  (``bound`` = the checked value, ``certified``);
+* ``time_limit`` without a solution says nothing.
 
 ``--confirm scip`` gives an infeasible cut model to SCIP too
 (:func:`optsched.core.confirm.scip_value`, same model written as an LP
@@ -24,13 +30,15 @@ proof of the same bound, or ``timelimit`` when it has none in time.
 
 The row keeps the model exact otherwise: every schedule of (2) is a point
 of v3 with its checked JCT as objective (``start_values``), so the cut
-removes exactly the schedules of value above ``N``.  ``--against FILE``
-names a checked schedule (JSON) of the same instance whose value is
-reported beside (``against_objective``); ``certified`` needs it to equal
-``N + 1``.
+removes exactly the schedules of value above ``N``.  Beside it each row
+reports the checked value of the best online schedule (``best_start``,
+``start_objective``) and, with ``--against FILE``, of a checked schedule
+(JSON) of the same instance (``against_objective``); ``certified`` needs
+an infeasible cut and one of the two to equal ``N + 1``, or an
+``optimal`` cut model.
 
 Written to ``<out>/edgecloud_below.csv`` (columns :data:`COLUMNS`, merged
-by ``(n_jobs, n_servers, seed, below)``).  Timings are measurements on 2
+by ``(source, n_jobs, n_servers, seed, below)``).  Timings are measurements on 2
 shared cores, not assertions.
 
 Run::
@@ -38,6 +46,8 @@ Run::
     python -m benchmarks.edgecloud_below --seeds 4 --below 112 --limit 1800 --confirm scip \\
         --against benchmarks/data/edgecloud_below_schedules/20x3_seed4.json \\
         --out benchmarks/data
+    python -m benchmarks.edgecloud_below --source figure --size 5 5 --seeds 2 \
+        --below 63 --limit 600 --out benchmarks/data   # Fig. 12's 5 x 5, seed 2
     python -m benchmarks.edgecloud_below --quick       # 5 x 2, seed 0, N = start - 1, 20 s
 """
 
@@ -62,10 +72,11 @@ from optsched.edgecloud.check import check
 
 #: ``--quick``: the frontier's smallest edgecloud size, seed 0.
 QUICK_SIZE = {**FRONTIER_20X3, "n_jobs": 5, "n_servers": 2}
-KEY = ["n_jobs", "n_servers", "seed", "below"]
+KEY = ["source", "n_jobs", "n_servers", "seed", "below"]
 COLUMNS = [
     *KEY, "status", "found_objective", "bound", "seconds", "scip_status",
-    "scip_seconds", "against_objective", "certified", "time_limit_s", "loadavg",
+    "scip_seconds", "start_objective", "against_objective", "certified",
+    "time_limit_s", "loadavg",
 ]  # fmt: skip
 
 
@@ -76,8 +87,9 @@ def below(
 
     Returns ``status`` (``infeasible``, ``optimal``, ``time_limit``, ...),
     ``found_objective`` (the checker's JCT of the extracted schedule, NaN
-    without one), ``bound`` (``n + 1`` when infeasible, else NaN; a MILP
-    bound of the cut model says nothing beyond the cut), ``seconds``,
+    without one), ``bound`` (``n + 1`` when infeasible, the checked value
+    when ``optimal``: the cut model's optimum is (2)'s; else NaN, since a
+    MILP bound of the cut model says nothing beyond the cut), ``seconds``,
     ``scip_status`` / ``scip_seconds`` (``confirm="scip"`` and HiGHS
     proved infeasibility; else empty / NaN) and ``schedule`` (the checked
     schedule or None).
@@ -108,10 +120,13 @@ def below(
         sched = M.extract_schedule(model, inst)
         out["found_objective"] = float(check(inst, sched).objective)
         out["schedule"] = sched
+        if sol.status == "optimal":
+            out["bound"] = out["found_objective"]
     return out
 
 
 def row(
+    source: str,
     size: dict[str, Any],
     seed: int,
     n: int | None,
@@ -119,17 +134,31 @@ def row(
     against: Any = None,
     confirm: str | None = None,
 ) -> dict[str, Any]:
-    """One seed: ``below`` at ``n`` (None: the checked start's value - 1)."""
+    """One seed: ``below`` at ``n`` (None: the checked start's value - 1).
+
+    ``source``: ``"frontier"`` (``size`` is ``generate``'s keywords) or
+    ``"figure"`` (the instance of Figs. 12-13 of ``size``'s ``n_jobs`` and
+    ``n_servers``).
+    """
+    from benchmarks.edgecloud_bp import instance
+
     p = optsched.get_paper("edgecloud")
-    inst = p.generate(seed, **size)
-    if n is None:
-        n = int(round(p.check(inst, best_start(p, inst)).objective)) - 1
+    if source == "figure":
+        inst = instance("figure", size["n_jobs"], size["n_servers"], seed, False)
+    else:
+        inst = p.generate(seed, **size)
+    start = float(p.check(inst, best_start(p, inst)).objective)
+    n = int(round(start)) - 1 if n is None else n
     value = float(check(inst, against).objective) if against is not None else math.nan
     res = below(inst, n, limit, confirm)
     return {
-        "n_jobs": size["n_jobs"], "n_servers": size["n_servers"], "seed": seed,
-        "below": n, **res, "against_objective": value,
-        "certified": bool(res["status"] == "infeasible" and value == n + 1),
+        "source": source, "n_jobs": size["n_jobs"], "n_servers": size["n_servers"],
+        "seed": seed, "below": n, **res, "start_objective": start,
+        "against_objective": value,
+        "certified": bool(
+            res["status"] == "optimal"
+            or (res["status"] == "infeasible" and n + 1 in (start, value))
+        ),
         "time_limit_s": limit, "loadavg": os.getloadavg()[0],
     }  # fmt: skip
 
@@ -143,15 +172,21 @@ def main(
     against: Path | None = None,
     save: Path | None = None,
     confirm: str | None = None,
+    figure: tuple[int, int] | None = None,
 ) -> pd.DataFrame:
     """Run the seeds, print a line each, merge the rows into the CSV atomically.
 
     ``against``: a schedule JSON of the (single) seed's instance.  ``save``:
-    a folder for a found schedule, ``<n_jobs>x<n_servers>_seed<seed>.json``.
+    a folder for a found schedule, ``<n_jobs>x<n_servers>_seed<seed>.json``
+    (``figure_`` in front for a figure's instance).  ``figure``: ``(J, S)``
+    of Figs. 12-13 instead of the frontier's 20 x 3.
     """
     from optsched.edgecloud.schedule import EdgeCloudSchedule
 
     size = QUICK_SIZE if quick else FRONTIER_20X3
+    source = "frontier"
+    if figure is not None:
+        source, size = "figure", {"n_jobs": figure[0], "n_servers": figure[1]}
     seeds = seeds if seeds is not None else (0,)
     limit = limit if limit is not None else (20.0 if quick else 1800.0)
     if against is not None and len(seeds) != 1:
@@ -159,18 +194,20 @@ def main(
     other = EdgeCloudSchedule.from_json(Path(against).read_text()) if against else None
     rows = []
     for seed in seeds:
-        r = row(size, seed, n, limit, other, confirm)
+        r = row(source, size, seed, n, limit, other, confirm)
         sched = r.pop("schedule")
         if save is not None and sched is not None:
             name = f"{size['n_jobs']}x{size['n_servers']}_seed{seed}.json"
+            name = f"figure_{name}" if source == "figure" else name
             text = sched.to_json()
             write_atomic(Path(save), {name: lambda f, t=text: Path(f).write_text(t)})
         rows.append(r)
         print(
-            f"{size['n_jobs']} x {size['n_servers']} seed {seed}: JCT <= {r['below']}:"
+            f"{source} {size['n_jobs']} x {size['n_servers']} seed {seed}:"
+            f" JCT <= {r['below']}:"
             f" {r['status']} ({r['seconds']:.0f} s)"
             + (f", SCIP {r['scip_status']}" if r["scip_status"] else "")
-            + f"; found {r['found_objective']:.0f};"
+            + f"; found {r['found_objective']:.0f}; start {r['start_objective']:.0f};"
             f" against {r['against_objective']:.0f}; certified {r['certified']}",
             flush=True,
         )
@@ -190,8 +227,13 @@ if __name__ == "__main__":
     ap.add_argument(
         "--confirm", choices=["scip"], help="SCIP re-proves an infeasible cut"
     )
+    ap.add_argument("--source", choices=["frontier", "figure"], default="frontier")
+    ap.add_argument("--size", type=int, nargs=2, metavar=("J", "S"),
+                    help="--source figure: Figs. 12-13's J jobs x S edge servers")  # fmt: skip
     a = ap.parse_args()
+    if (a.source == "figure") != (a.size is not None):
+        ap.error("--size J S goes with --source figure, and only with it")
     main(
         a.out, a.quick, tuple(a.seeds) if a.seeds else None, a.limit, a.below,
-        a.against, a.save, a.confirm,
+        a.against, a.save, a.confirm, tuple(a.size) if a.size else None,
     )  # fmt: skip

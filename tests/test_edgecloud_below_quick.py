@@ -23,7 +23,7 @@ def test_hand_instance_no_schedule_below_its_hand_counted_optimum():
     assert none["scip_status"] == "" and math.isnan(none["scip_seconds"])
     assert none["schedule"] is None and math.isnan(none["found_objective"])
     some = B.below(inst, 3, 30.0)
-    assert some["status"] == "optimal" and math.isnan(some["bound"])
+    assert some["status"] == "optimal" and some["bound"] == 3.0  # (2)'s optimum
     assert check(inst, some["schedule"]).objective == some["found_objective"] == 3.0
 
 
@@ -38,35 +38,70 @@ def test_the_cut_sits_exactly_at_the_proven_optimum(seed):
     assert B.below(inst, v - 1, 60.0)["status"] == "infeasible"
     found = B.below(inst, v, 60.0)
     assert found["found_objective"] == pytest.approx(opt.objective)
+    assert found["status"] == "optimal" and found["bound"] == found["found_objective"]
 
 
 def test_edgecloud_below_quick_run_writes_merges_and_certifies(tmp_path):
-    """Quick run (N = the start's value - 1), then the same instance against
-    a saved schedule: the CSV is written atomically and merged by key, and
+    """Quick run (N = the start's value - 1), then the same cut against a
+    saved schedule: the CSV is written atomically and merged by key, and
     ``certified`` holds exactly for an infeasible cut one below a checked
-    schedule's value."""
+    schedule's value (the start's, or the ``--against`` file's)."""
+    import optsched
+    from optsched.core.ratio import best_start
+
     df = B.main(tmp_path, quick=True, save=tmp_path / "found")
     back = pd.read_csv(tmp_path / "edgecloud_below.csv")
     assert list(back.columns) == B.COLUMNS and len(back) == 1
     assert not [p for p in tmp_path.iterdir() if p.name.startswith(".")]
     r = df.iloc[0]
+    p = optsched.get_paper("edgecloud")
+    inst = p.generate(0, **B.QUICK_SIZE)
+    start = best_start(p, inst)
+    assert (
+        r["source"] == "frontier"
+        and r["start_objective"] == check(inst, start).objective
+    )
+    assert r["below"] == r["start_objective"] - 1 and math.isnan(r["against_objective"])
     assert r["status"] in ("infeasible", "optimal", "time_limit")
-    assert not r["certified"]  # no schedule to compare with
-    if r["status"] == "infeasible":  # the start is optimal: compare with it
-        import optsched
-        from optsched.core.ratio import best_start
-
-        p = optsched.get_paper("edgecloud")
-        inst = p.generate(0, **B.QUICK_SIZE)
+    assert bool(r["certified"]) == (r["status"] in ("infeasible", "optimal"))
+    if r["status"] == "infeasible":  # the start is optimal: a file of it certifies too
         f = tmp_path / "start.json"
-        f.write_text(best_start(p, inst).to_json())
+        f.write_text(start.to_json())
         again = B.main(tmp_path, quick=True, n=int(r["below"]), against=f)
         assert len(again) == 1 and bool(again.iloc[0]["certified"])
+        assert again.iloc[0]["against_objective"] == r["start_objective"]
+        above = B.main(tmp_path, quick=True, n=int(r["below"]) - 1, against=f)
+        assert len(above) == 2  # a new key: merged beside the first row
+        one = above[above["below"] == r["below"] - 1].iloc[0]
+        assert one["status"] == "infeasible" and not one["certified"]  # two below
     else:  # a better schedule than the start was found and saved
         assert r["found_objective"] <= r["below"]
         assert [f.name for f in (tmp_path / "found").iterdir()] == ["5x2_seed0.json"]
     with pytest.raises(ValueError, match="one schedule is one instance"):
         B.main(tmp_path, quick=True, seeds=(0, 1), against=tmp_path / "x.json")
+
+
+def test_the_figures_instances_are_keyed_apart_from_the_frontier(tmp_path, monkeypatch):
+    """``figure=(J, S)`` builds Figs. 12-13's instance (``source`` figure)
+    and names a saved schedule ``figure_*``; the cut itself is stubbed
+    (no solve), so this checks the wiring only."""
+    from benchmarks import edgecloud_bp
+
+    seen = {}
+
+    def fake_below(inst, n, limit, confirm=None):
+        seen["inst"] = inst
+        return {"status": "time_limit", "found_objective": math.nan, "bound": math.nan,
+                "seconds": 0.0, "scip_status": "", "scip_seconds": math.nan,
+                "schedule": None}  # fmt: skip
+
+    monkeypatch.setattr(B, "below", fake_below)
+    df = B.main(tmp_path, figure=(5, 5), seeds=(2,), n=10)
+    r = df.iloc[0]
+    assert (r["source"], r["n_jobs"], r["n_servers"], r["seed"]) == ("figure", 5, 5, 2)
+    want = edgecloud_bp.instance("figure", 5, 5, 2, False)
+    assert seen["inst"].to_json() == want.to_json()
+    assert not r["certified"]
 
 
 def test_committed_certificate_of_the_20x3_seed_4_optimum():
@@ -82,7 +117,8 @@ def test_committed_certificate_of_the_20x3_seed_4_optimum():
 
     data = Path("benchmarks/data")
     df = pd.read_csv(data / "edgecloud_below.csv")
-    r = df[(df["n_jobs"] == 20) & (df["seed"] == 4) & (df["below"] == 112)].iloc[0]
+    r = df[(df["source"] == "frontier") & (df["n_jobs"] == 20) & (df["seed"] == 4)]
+    r = r[r["below"] == 112].iloc[0]
     assert r["status"] == "infeasible" and r["bound"] == 113 and r["certified"]
     # the second solver found no schedule of JCT <= 112 either (it ran out of time)
     assert r["scip_status"] in ("infeasible", "timelimit")
@@ -111,3 +147,67 @@ def test_scip_proves_the_same_cut_infeasible():
     inst = three_chunks()
     assert B.below(inst, 2, 30.0, confirm="scip")["scip_status"] == "infeasible"
     assert B.below(inst, 3, 30.0, confirm="scip")["scip_status"] == ""
+
+
+def _record_interval(n_jobs, n_servers, seed):
+    """The recorded (opt_objective, opt_bound, opt_status) of a Figs. 12-13 instance."""
+    for name in ("fig12_ratio_jobs", "fig13_ratio_servers"):
+        rec = pd.read_csv(f"paper_figures/claims/edgecloud/{name}.rows.csv.gz")
+        rec = rec[(rec["n_jobs"] == n_jobs) & (rec["n_servers"] == n_servers)]
+        rec = rec[rec["seed"] == seed]
+        if len(rec):
+            r = rec.iloc[0]
+            return float(r["opt_objective"]), float(r["opt_bound"]), r["opt_status"]
+    raise AssertionError(f"no record of {n_jobs} x {n_servers} seed {seed}")
+
+
+def test_committed_cuts_on_the_figures_instances():
+    """Every committed row of a Figs. 12-13 instance against that figure's
+    record (a solve left at its time limit in ``[opt_bound,
+    opt_objective]``) and against the best online schedule, rebuilt and
+    checked here: an infeasible cut at ``N`` with a start of ``N + 1``
+    certifies the record's upper end; a found schedule (committed, checked
+    again here) is never below the record's proven bound, and meeting it
+    makes it optimal."""
+    import optsched
+    from benchmarks.edgecloud_bp import instance
+    from optsched.core.ratio import best_start
+    from optsched.edgecloud.schedule import EdgeCloudSchedule
+
+    df = pd.read_csv("benchmarks/data/edgecloud_below.csv")
+    fig = df[df["source"] == "figure"]
+    assert len(fig) >= 1
+    p = optsched.get_paper("edgecloud")
+    for _, r in fig.iterrows():
+        j, s, seed = int(r["n_jobs"]), int(r["n_servers"]), int(r["seed"])
+        upper, lower, status = _record_interval(j, s, seed)
+        assert status == "time_limit" and lower <= upper
+        inst = instance("figure", j, s, seed, False)
+        start = p.check(inst, best_start(p, inst)).objective
+        assert start == r["start_objective"] == upper
+        if r["status"] == "infeasible":
+            assert r["bound"] == r["below"] + 1 == upper and r["certified"]
+            assert r["scip_status"] in ("infeasible", "timelimit")
+        if not math.isnan(r["found_objective"]):
+            f = Path("benchmarks/data/edgecloud_below_schedules")
+            f = f / f"figure_{j}x{s}_seed{seed}.json"
+            sched = EdgeCloudSchedule.from_json(f.read_text())
+            value = p.check(inst, sched).objective
+            assert value == r["found_objective"] <= r["below"]
+            assert lower <= value < upper
+        if r["status"] == "optimal":  # the cut model's optimum is (2)'s
+            assert r["bound"] == r["found_objective"] and r["certified"]
+
+
+def test_committed_certificate_of_fig12_5x5_seed_2():
+    """Fig. 12's 5 x 5 seed 2 was recorded at a time limit in [63, 64]
+    (branch and price's bound 63); the committed row says no schedule has
+    JCT <= 63 (HiGHS and SCIP both prove it): OPT = 64, the record's
+    upper end and the best online schedule's value (checked in the test
+    above)."""
+    df = pd.read_csv("benchmarks/data/edgecloud_below.csv")
+    r = df[(df["source"] == "figure") & (df["n_jobs"] == 5) & (df["n_servers"] == 5)]
+    r = r[(r["seed"] == 2) & (r["below"] == 63)].iloc[0]
+    assert r["status"] == "infeasible" and r["scip_status"] == "infeasible"
+    assert r["bound"] == 64 and r["certified"] and r["start_objective"] == 64
+    assert _record_interval(5, 5, 2) == (64.0, 63.0, "time_limit")
