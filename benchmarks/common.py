@@ -124,3 +124,27 @@ def merge_rows(
     mask = [k not in done for k in old[key].itertuples(index=False, name=None)]
     both = pd.concat([old[mask], new], ignore_index=True)
     return both.sort_values(key, kind="stable").reset_index(drop=True)
+
+
+def merge_into_csv(
+    out_dir: Path,
+    name: str,
+    rows: list[dict[str, Any]],
+    columns: list[str],
+    key: list[str],
+    *,
+    keep_old: bool = True,
+) -> pd.DataFrame:
+    """Merge ``rows`` into ``<out_dir>/<name>`` by ``key`` and write it atomically.
+
+    The rows already in the file whose key is not among ``rows`` are kept
+    (:func:`merge_rows`; none with ``keep_old=False``, e.g. a quick run).
+    Returns the table written.
+    """
+    from optsched.core.base import write_atomic
+
+    csv = Path(out_dir) / name
+    old = pd.read_csv(csv) if keep_old and csv.exists() else None
+    df = merge_rows(old, pd.DataFrame(rows, columns=columns), key)
+    write_atomic(Path(out_dir), {name: lambda f: df.to_csv(f, index=False)})
+    return df

@@ -63,10 +63,11 @@ import pandas as pd
 import pyomo.environ as pyo
 
 import optsched
-from benchmarks.common import OUT, merge_rows, print_table, seeds_parser
+from benchmarks.common import OUT, merge_into_csv, print_table, seeds_parser
 from benchmarks.edgecloud_bp import FRONTIER_20X3
 from optsched.core import solver
 from optsched.core.base import write_atomic
+from optsched.core.errors import SolverError
 from optsched.core.ratio import best_start
 from optsched.edgecloud.check import check
 
@@ -120,7 +121,14 @@ def below(
         sched = M.extract_schedule(model, inst)
         out["found_objective"] = float(check(inst, sched).objective)
         out["schedule"] = sched
-        if sol.status == "optimal":
+        if sol.status == "optimal":  # (2)'s optimum: the checker must agree
+            if abs(sol.objective - out["found_objective"]) > 1e-6 * (
+                1 + abs(sol.objective)
+            ):
+                raise SolverError(
+                    f"cut model optimal at {sol.objective}, but its schedule checks"
+                    f" at {out['found_objective']}"
+                )
             out["bound"] = out["found_objective"]
     return out
 
@@ -211,11 +219,8 @@ def main(
             f" against {r['against_objective']:.0f}; certified {r['certified']}",
             flush=True,
         )
-    csv = Path(out_dir) / "edgecloud_below.csv"
-    old = pd.read_csv(csv) if csv.exists() else None
-    df = merge_rows(old, pd.DataFrame(rows, columns=COLUMNS), KEY)
+    df = merge_into_csv(out_dir, "edgecloud_below.csv", rows, COLUMNS, KEY)
     print_table(df)
-    write_atomic(Path(out_dir), {csv.name: lambda f: df.to_csv(f, index=False)})
     return df
 
 

@@ -70,7 +70,7 @@ import pandas as pd
 import pyomo.environ as pyo
 
 import optsched
-from benchmarks.common import OUT, merge_rows, print_table, seeds_parser
+from benchmarks.common import OUT, merge_into_csv, print_table, seeds_parser
 from benchmarks.edgecloud_bp import FRONTIER_20X3
 from benchmarks.frontier import reference_row
 from optsched.core import solver
@@ -433,11 +433,8 @@ def main(
             f" certified {r['certified']}",
             flush=True,
         )
-    csv = Path(out_dir) / "edgecloud_pool.csv"
-    old = pd.read_csv(csv) if csv.exists() else None
-    df = merge_rows(old, pd.DataFrame(rows, columns=COLUMNS), KEY)
+    df = merge_into_csv(out_dir, "edgecloud_pool.csv", rows, COLUMNS, KEY)
     print_table(df)
-    write_atomic(Path(out_dir), {csv.name: lambda f: df.to_csv(f, index=False)})
     return df
 
 

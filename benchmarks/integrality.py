@@ -50,9 +50,8 @@ import pandas as pd
 import pyomo.environ as pyo
 
 import optsched
-from benchmarks.common import OUT, merge_rows, print_table
+from benchmarks.common import OUT, merge_into_csv, print_table
 from benchmarks.frontier import CSV, LADDERS, reference_row
-from optsched.core.experiment import write_atomic
 from optsched.core.solver import solve
 
 FRONTIER = CSV  # benchmarks/data/frontier.csv
@@ -236,16 +235,12 @@ def main(
     papers = (["okita"] if quick else list(SETTINGS)) if papers is None else papers
     seeds = ([0] if quick else [0, 1, 2, 3, 4]) if seeds is None else seeds
     limit = (10.0 if quick else 120.0) if time_limit is None else time_limit
-    out = Path(out_dir)
-    csv = out / "integrality.csv"
-    old = pd.read_csv(csv) if csv.exists() and not quick else None
     new: list[dict[str, Any]] = []
     for paper in papers:
         for seed in seeds:
             new += rows(paper, seed, quick, limit)
-            df = merge_rows(old, pd.DataFrame(new, columns=COLUMNS), KEY)
-            write_atomic(
-                out, {"integrality.csv": lambda f, d=df: d.to_csv(f, index=False)}
+            merge_into_csv(
+                out_dir, "integrality.csv", new, COLUMNS, KEY, keep_old=not quick
             )
     df = pd.DataFrame(new, columns=COLUMNS)
     print_table(df.drop(columns=["size_json", "loadavg"]))

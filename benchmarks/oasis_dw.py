@@ -52,10 +52,9 @@ import pandas as pd
 from optsched.models import oasis as mo
 
 import optsched
-from benchmarks.common import OUT, merge_rows, print_table
+from benchmarks.common import OUT, merge_into_csv, print_table
 from benchmarks.frontier import LADDERS
 from benchmarks.integrality import frontier_row
-from optsched.core.experiment import write_atomic
 from optsched.core.solver import PersistentLP, SolverError, solve
 
 SIZE: dict[str, int] = LADDERS["oasis"][-1]  # 50 jobs, T = 30, 20 + 20 servers
@@ -204,9 +203,6 @@ def main(
     """Run the seeds, write the CSV after every row, print the table."""
     seeds = ([0] if quick else [4]) if seeds is None else seeds
     limit = (15.0 if quick else 900.0) if time_limit is None else time_limit
-    out = Path(out_dir)
-    csv = out / "oasis_dw.csv"
-    old = pd.read_csv(csv) if csv.exists() and not quick else None
     rows: list[dict[str, Any]] = []
     for seed in seeds:
         rows.append(row(seed, quick, limit))
@@ -218,8 +214,9 @@ def main(
             f" incumbent {r['ref_incumbent']:.2f}",
             flush=True,
         )
-        df = merge_rows(old, pd.DataFrame(rows, columns=COLUMNS), ["seed"])
-        write_atomic(out, {"oasis_dw.csv": lambda f, d=df: d.to_csv(f, index=False)})
+        merge_into_csv(
+            out_dir, "oasis_dw.csv", rows, COLUMNS, ["seed"], keep_old=not quick
+        )
     df = pd.DataFrame(rows, columns=COLUMNS)
     print_table(df.drop(columns=["size_json", "history", "loadavg"]))
     return df

@@ -211,3 +211,34 @@ def test_committed_certificate_of_fig12_5x5_seed_2():
     assert r["status"] == "infeasible" and r["scip_status"] == "infeasible"
     assert r["bound"] == 64 and r["certified"] and r["start_objective"] == 64
     assert _record_interval(5, 5, 2) == (64.0, 63.0, "time_limit")
+
+
+def test_fig12_5x5_seed_2_cut_proven_again():
+    """The committed row's claim, proven again here rather than read back:
+    HiGHS finds no schedule of JCT <= 63 on Fig. 12's 5 x 5 seed 2 (about
+    20 s), while the best online schedule checks at 64."""
+    import optsched
+    from benchmarks.edgecloud_bp import instance
+    from optsched.core.ratio import best_start
+
+    p = optsched.get_paper("edgecloud")
+    inst = instance("figure", 5, 5, 2, False)
+    assert p.check(inst, best_start(p, inst)).objective == 64
+    res = B.below(inst, 63, 600.0)
+    assert res["status"] == "infeasible" and res["bound"] == 64
+
+
+def test_an_optimal_cut_model_the_checker_disagrees_with_is_a_solver_error(monkeypatch):
+    """``optimal`` is reported as (2)'s optimum only when the checker's
+    value of the extracted schedule equals HiGHS's objective: a checker
+    that says one unit more (stubbed) makes it a ``SolverError``."""
+    from types import SimpleNamespace
+
+    from optsched.core.errors import SolverError
+
+    real = B.check
+    monkeypatch.setattr(
+        B, "check", lambda i, s: SimpleNamespace(objective=real(i, s).objective + 1)
+    )
+    with pytest.raises(SolverError, match="checks at 4"):
+        B.below(three_chunks(), 3, 30.0)
