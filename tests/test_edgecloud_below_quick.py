@@ -248,3 +248,29 @@ def test_an_optimal_cut_model_the_checker_disagrees_with_is_a_solver_error(monke
     )
     with pytest.raises(SolverError, match="checks at 4"):
         B.below(three_chunks(), 3, 30.0)
+
+
+def test_committed_cuts_one_below_the_known_20x3_optima():
+    """The frontier rows other than seed 4 ask one unit below an optimum
+    certified elsewhere: the relaxation without (2f) proves it a lower
+    bound (``edgecloud_gap.csv``, status optimal) and a checked schedule of
+    the pool run or of the start reaches it (``edgecloud_pool.csv``).  Such
+    a cut must not come back infeasible; stopped at its time limit it
+    certifies nothing."""
+    data = Path("benchmarks/data")
+    df = pd.read_csv(data / "edgecloud_below.csv")
+    rows = df[(df["source"] == "frontier") & (df["seed"] != 4)]
+    assert len(rows) >= 1
+    gap = pd.read_csv(data / "edgecloud_gap.csv")
+    pool = pd.read_csv(data / "edgecloud_pool.csv")
+    for _, r in rows.iterrows():
+        key = (gap["n_jobs"] == r["n_jobs"]) & (gap["seed"] == r["seed"])
+        g = gap[key & (gap["n_servers"] == r["n_servers"])].iloc[0]
+        assert g["no2f_status"] == "optimal"
+        lower = math.ceil(g["no2f_bound"] - 1e-6)
+        q = pool[(pool["n_jobs"] == r["n_jobs"]) & (pool["seed"] == r["seed"])].iloc[0]
+        schedules = q[["incumbent", "repair_objective", "window_objective"]].dropna()
+        assert schedules.min() == lower == r["below"] + 1  # the known optimum
+        assert r["status"] != "infeasible"
+        if r["status"] == "time_limit":
+            assert math.isnan(r["bound"]) and not r["certified"]
