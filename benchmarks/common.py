@@ -148,3 +148,29 @@ def merge_into_csv(
     df = merge_rows(old, pd.DataFrame(rows, columns=columns), key)
     write_atomic(Path(out_dir), {name: lambda f: df.to_csv(f, index=False)})
     return df
+
+
+def run_with_hard_limit(
+    fn: Callable[..., Any], args: tuple, seconds: float | None
+) -> tuple[bool, Any]:
+    """``fn(*args)`` in a child process, killed when it outlives ``seconds``.
+
+    Returns ``(True, result)``, or ``(False, None)`` when the child was
+    killed.  For solves that must end: HiGHS's own ``time_limit`` is a
+    target, not a guarantee (a 300-s limit ran 17 min inside a nested
+    sub-MIP's presolve, docs/edgecloud.md).  The child is started with
+    ``spawn`` (no copy of the parent's HiGHS threads), so ``fn`` must be a
+    module-level function and ``args`` picklable; ``seconds=None`` runs
+    ``fn`` here, unguarded.
+    """
+    if seconds is None:
+        return True, fn(*args)
+    import multiprocessing as mp
+
+    with mp.get_context("spawn").Pool(1) as pool:
+        pending = pool.apply_async(fn, args)
+        try:
+            return True, pending.get(timeout=seconds)
+        except mp.TimeoutError:
+            pool.terminate()  # SIGTERM: the solver stops with its process
+            return False, None

@@ -21,7 +21,11 @@ thread:
 * ``optimal`` says more: the cut removes only schedules above ``N``, so
   the cut model's proven optimum, at most ``N``, is (2)'s optimum
   (``bound`` = the checked value, ``certified``);
-* ``time_limit`` without a solution says nothing.
+* ``time_limit`` without a solution says nothing;
+* ``killed`` (``--hard-limit S``): the solve ran in a child process that
+  outlived ``S`` seconds and was killed
+  (:func:`benchmarks.common.run_with_hard_limit`; HiGHS's own limit can be
+  overrun, docs/edgecloud.md), and says nothing either.
 
 ``--confirm scip`` gives an infeasible cut model to SCIP too
 (:func:`optsched.core.confirm.scip_value`, same model written as an LP
@@ -48,6 +52,8 @@ Run::
         --out benchmarks/data
     python -m benchmarks.edgecloud_below --source figure --size 5 5 --seeds 2 \
         --below 63 --limit 600 --out benchmarks/data   # Fig. 12's 5 x 5, seed 2
+    python -m benchmarks.edgecloud_below --source figure --size 25 15 --seeds 1 \
+        --below 288 --limit 300 --hard-limit 660 --out benchmarks/data  # killed at 660 s
     python -m benchmarks.edgecloud_below --quick       # 5 x 2, seed 0, N = start - 1, 20 s
 """
 
@@ -63,7 +69,13 @@ import pandas as pd
 import pyomo.environ as pyo
 
 import optsched
-from benchmarks.common import OUT, merge_into_csv, print_table, seeds_parser
+from benchmarks.common import (
+    OUT,
+    merge_into_csv,
+    print_table,
+    run_with_hard_limit,
+    seeds_parser,
+)
 from benchmarks.edgecloud_bp import FRONTIER_20X3
 from optsched.core import solver
 from optsched.core.base import write_atomic
@@ -141,8 +153,12 @@ def row(
     limit: float,
     against: Any = None,
     confirm: str | None = None,
+    hard: float | None = None,
 ) -> dict[str, Any]:
     """One seed: ``below`` at ``n`` (None: the checked start's value - 1).
+
+    ``hard``: seconds after which the solve's process is killed (status
+    ``killed``); None runs it here, unguarded.
 
     ``source``: ``"frontier"`` (``size`` is ``generate``'s keywords) or
     ``"figure"`` (the instance of Figs. 12-13 of ``size``'s ``n_jobs`` and
@@ -158,7 +174,13 @@ def row(
     start = float(p.check(inst, best_start(p, inst)).objective)
     n = int(round(start)) - 1 if n is None else n
     value = float(check(inst, against).objective) if against is not None else math.nan
-    res = below(inst, n, limit, confirm)
+    done, res = run_with_hard_limit(below, (inst, n, limit, confirm), hard)
+    if not done:
+        res = {
+            "status": "killed", "found_objective": math.nan, "bound": math.nan,
+            "seconds": hard, "scip_status": "", "scip_seconds": math.nan,
+            "schedule": None,
+        }  # fmt: skip
     return {
         "source": source, "n_jobs": size["n_jobs"], "n_servers": size["n_servers"],
         "seed": seed, "below": n, **res, "start_objective": start,
@@ -181,13 +203,14 @@ def main(
     save: Path | None = None,
     confirm: str | None = None,
     figure: tuple[int, int] | None = None,
+    hard: float | None = None,
 ) -> pd.DataFrame:
     """Run the seeds, print a line each, merge the rows into the CSV atomically.
 
     ``against``: a schedule JSON of the (single) seed's instance.  ``save``:
     a folder for a found schedule, ``<n_jobs>x<n_servers>_seed<seed>.json``
     (``figure_`` in front for a figure's instance).  ``figure``: ``(J, S)``
-    of Figs. 12-13 instead of the frontier's 20 x 3.
+    of Figs. 12-13 instead of the frontier's 20 x 3.  ``hard``: see :func:`row`.
     """
     from optsched.edgecloud.schedule import EdgeCloudSchedule
 
@@ -202,7 +225,7 @@ def main(
     other = EdgeCloudSchedule.from_json(Path(against).read_text()) if against else None
     rows = []
     for seed in seeds:
-        r = row(source, size, seed, n, limit, other, confirm)
+        r = row(source, size, seed, n, limit, other, confirm, hard)
         sched = r.pop("schedule")
         if save is not None and sched is not None:
             name = f"{size['n_jobs']}x{size['n_servers']}_seed{seed}.json"
@@ -233,6 +256,8 @@ if __name__ == "__main__":
         "--confirm", choices=["scip"], help="SCIP re-proves an infeasible cut"
     )
     ap.add_argument("--source", choices=["frontier", "figure"], default="frontier")
+    ap.add_argument("--hard-limit", type=float,
+                    help="kill a solve still running after this many seconds")  # fmt: skip
     ap.add_argument("--size", type=int, nargs=2, metavar=("J", "S"),
                     help="--source figure: Figs. 12-13's J jobs x S edge servers")  # fmt: skip
     a = ap.parse_args()
@@ -241,4 +266,5 @@ if __name__ == "__main__":
     main(
         a.out, a.quick, tuple(a.seeds) if a.seeds else None, a.limit, a.below,
         a.against, a.save, a.confirm, tuple(a.size) if a.size else None,
+        a.hard_limit,
     )  # fmt: skip

@@ -201,7 +201,7 @@ def test_committed_cuts_on_the_figures_instances():
             assert lower <= value < upper
         if r["status"] == "optimal":  # the cut model's optimum is (2)'s
             assert r["bound"] == r["found_objective"] and r["certified"]
-        if r["status"] == "time_limit":  # says nothing
+        if r["status"] in ("time_limit", "killed"):  # says nothing
             assert math.isnan(r["bound"]) and not r["certified"]
 
 
@@ -274,3 +274,22 @@ def test_committed_cuts_one_below_the_known_20x3_optima():
         assert r["status"] != "infeasible"
         if r["status"] == "time_limit":
             assert math.isnan(r["bound"]) and not r["certified"]
+
+
+def test_hard_limit_kills_a_solve_and_the_row_certifies_nothing():
+    """``run_with_hard_limit``: a call that ends in time returns its value, one
+    that outlives the limit is killed; a cut whose process is killed gives
+    a ``killed`` row that says nothing."""
+    import time
+
+    from benchmarks.common import run_with_hard_limit
+
+    assert run_with_hard_limit(math.sqrt, (4.0,), 60.0) == (True, 2.0)
+    assert run_with_hard_limit(math.sqrt, (4.0,), None) == (True, 2.0)
+    t0 = time.perf_counter()
+    assert run_with_hard_limit(time.sleep, (120.0,), 1.0) == (False, None)
+    assert time.perf_counter() - t0 < 60.0
+    r = B.row("frontier", B.QUICK_SIZE, 0, None, 20.0, hard=0.01)
+    assert r["status"] == "killed" and not r["certified"]
+    assert math.isnan(r["bound"]) and math.isnan(r["found_objective"])
+    assert r["schedule"] is None
