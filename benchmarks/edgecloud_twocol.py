@@ -55,9 +55,10 @@ master LP's duals; the master value is never reported as a bound.  The
 total JCT is an integer, so ``ceil(L - 1e-6)`` is valid too.
 
 Two phases.  Phase 1 solves the linking rows as ``<=`` (job runs covered
-by worker timetables); it converges within a second or so to the job
-columns' bound (with ``<=`` rows the worker columns added nothing on any
-seed of the 10 x 2 ladder), so a good bound is there early.  Phase 2
+by worker timetables); it converges in seconds to the job columns' bound
+(with ``<=`` rows the worker columns added nothing on any seed of the
+10 x 2 ladder; 0.4-4 s, 10-100 rounds there), so a good bound is there
+early.  Phase 2
 turns the rows into equalities and continues from phase 1's columns.
 (Equalities from the first round converged faster on two 10 x 2 seeds
 and slower on three, and at 20 x 3 gave Lagrangian values near -1,000

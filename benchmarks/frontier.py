@@ -38,6 +38,12 @@ Run (timings are measurements, not assertions; 2 shared cores)::
     python -m benchmarks.frontier --papers oasis okita --seeds 0 1 --resume
     python -m benchmarks.frontier --formulations current new --time-limit 120
     python -m benchmarks.frontier --quick              # 2 steps, seeds 0-1, 10 s
+    python -m benchmarks.frontier --papers edgecloud --hard-limit 300  # kill overruns
+
+``--hard-limit S`` runs each solve in a child process killed after ``S``
+seconds (HiGHS's ``time_limit`` is a target: it once ran 17 min past a
+300-s limit, docs/edgecloud.md); such a row says ``killed``, with the
+checked start as objective and no bound.
 
 ``--quick`` writes to ``benchmarks/out/frontier_quick.{csv,png}`` unless
 ``--out`` / ``--plot`` are given; ``--steps N`` keeps each ladder's first
@@ -47,6 +53,7 @@ Run (timings are measurements, not assertions; 2 shared cores)::
 from __future__ import annotations
 
 import argparse
+import functools
 import importlib
 import json
 import math
@@ -59,7 +66,7 @@ from typing import Any
 import pandas as pd
 
 import optsched
-from benchmarks.common import OUT, print_table
+from benchmarks.common import OUT, print_table, run_with_hard_limit
 from optsched.core.base import write_atomic
 from optsched.core.ratio import best_start
 
@@ -164,8 +171,14 @@ def solve_row(
     solve: Callable[..., Any],
     time_limit: float,
     threads: int | None,
+    hard_limit: float | None = None,
 ) -> dict[str, Any]:
     """Solve one ``(paper, size, seed)`` with formulation ``solve``; its checked row.
+
+    ``hard_limit``: seconds after which the solve's process is killed
+    (:func:`benchmarks.common.run_with_hard_limit`; HiGHS can overrun its
+    own limit): the row's status is then ``killed``, its objective the
+    checked start's and its bound NaN.  None solves here, unguarded.
 
     Raises
     ------
@@ -180,10 +193,14 @@ def solve_row(
     start = best_start(p, inst)
     start_s = time.perf_counter() - t0
     start_obj = math.nan if start is None else float(p.check(inst, start).objective)
-    res = solve(inst, time_limit=time_limit, start=start, threads=threads)
-    obj, bound = float(res.objective), float(res.bound)
-    if res.schedule is not None:
-        checked = float(p.check(inst, res.schedule).objective)
+    call = functools.partial(solve, time_limit=time_limit, start=start, threads=threads)
+    finished, res = run_with_hard_limit(call, (inst,), hard_limit)
+    status, schedule = (res.status, res.schedule) if finished else ("killed", None)
+    obj = float(res.objective) if finished else start_obj
+    bound = float(res.bound) if finished else math.nan
+    runtime = float(res.runtime) if finished else float(hard_limit or 0.0)
+    if schedule is not None:
+        checked = float(p.check(inst, schedule).objective)
         if not math.isclose(checked, obj, rel_tol=1e-6, abs_tol=1e-9):
             raise RuntimeError(
                 f"{key} {size_label(key, size)} seed {seed} {name}: checker "
@@ -198,12 +215,12 @@ def solve_row(
         "size_json": json.dumps(size, sort_keys=True),
         "seed": seed,
         "formulation": name,
-        "status": res.status,
+        "status": status,
         "objective": obj,
         "bound": bound,
         "gap": abs(obj - bound) / max(1.0, abs(obj)) if both else math.nan,
-        "runtime_s": float(res.runtime),
-        "proven": res.status == "optimal",
+        "runtime_s": runtime,
+        "proven": status == "optimal",
         "start_objective": start_obj,
         "start_s": start_s,
         "time_limit_s": time_limit,
@@ -241,12 +258,14 @@ def run(
     names: Sequence[str] | None = None,
     threads: int | None = 1,
     resume: bool = False,
+    hard_limit: float | None = None,
 ) -> pd.DataFrame:
     """Climb the ladders of ``papers``; the CSV at ``out`` is rewritten after each row.
 
     ``steps`` keeps each ladder's first sizes, ``names`` the formulations of
     those names; with ``resume`` the rows already in ``out`` are kept and
-    their ``(paper, size, seed, formulation)`` skipped.
+    their ``(paper, size, seed, formulation)`` skipped; ``hard_limit``: see
+    :func:`solve_row`.
     """
     rows: list[dict[str, Any]] = []
     if resume and out.exists():
@@ -264,7 +283,9 @@ def run(
                 for name, solve in forms.items():
                     if (key, json.dumps(size, sort_keys=True), seed, name) in done:
                         continue
-                    row = solve_row(key, step, seed, name, solve, time_limit, threads)
+                    row = solve_row(
+                        key, step, seed, name, solve, time_limit, threads, hard_limit
+                    )
                     _agree(rows, row)
                     rows.append(row)
                     _write_csv(pd.DataFrame(rows, columns=COLUMNS), out)
@@ -361,6 +382,8 @@ def main(argv: Sequence[str] | None = None) -> pd.DataFrame:
     ap.add_argument("--plot", type=Path)
     ap.add_argument("--quick", action="store_true")
     ap.add_argument("--resume", action="store_true")
+    ap.add_argument("--hard-limit", type=float,
+                    help="kill a solve still running after this many seconds")  # fmt: skip
     a = ap.parse_args(argv)
     base = {"steps": None, "seeds": list(SEEDS), "time_limit": LIMIT_S}
     for k, v in (QUICK if a.quick else base).items():
@@ -372,6 +395,7 @@ def main(argv: Sequence[str] | None = None) -> pd.DataFrame:
     df = run(
         a.papers, out=out, steps=a.steps, seeds=a.seeds, time_limit=a.time_limit,
         names=a.formulations, threads=a.threads, resume=a.resume,
+        hard_limit=a.hard_limit,
     )  # fmt: skip
     if df.empty:
         raise SystemExit("no rows: check --papers / --formulations")

@@ -88,3 +88,20 @@ def test_two_formulations_must_agree_on_a_proven_optimum():
     )
     with pytest.raises(RuntimeError, match="proven optima differ"):
         bench._agree([old], {**old, "formulation": "new", "objective": 9.0})
+
+
+@pytest.mark.parametrize("key", ["edgecloud", "asrpt"])
+def test_a_guarded_solve_gives_the_unguarded_row(key):
+    """``--hard-limit``: a solve that ends in time gives the same status and
+    objective in a child process as here (its formulation pickles), and one
+    killed at its hard limit gives a ``killed`` row with the checked start
+    as objective and no bound."""
+    name, solve = next(iter(bench.formulations(key).items()))
+    here = bench.solve_row(key, 0, 0, name, solve, 30.0, 1)
+    child = bench.solve_row(key, 0, 0, name, solve, 30.0, 1, hard_limit=300.0)
+    assert here["proven"] and child["proven"]
+    assert child["objective"] == pytest.approx(here["objective"], rel=1e-9)
+    killed = bench.solve_row(key, 0, 0, name, solve, 30.0, 1, hard_limit=0.01)
+    assert killed["status"] == "killed" and not killed["proven"]
+    assert killed["objective"] == here["start_objective"]
+    assert math.isnan(killed["bound"]) and math.isnan(killed["gap"])
