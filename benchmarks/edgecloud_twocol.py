@@ -34,8 +34,8 @@ Master.  Edge workers of one server and one worker type are identical; a
 * linking rows per ``(j, g, t)``: ``sum_p a_p(g, t) nu_p = sum_q b_q(j, t)
   lambda_q``.
 
-*Every such schedule of the relaxation is a master point*: its job pieces are job
-columns, its workers' timetables are worker columns (one per used worker,
+*Every such schedule of the relaxation is a master point*: its job pieces
+are job columns, its workers' timetables are worker columns (one per used worker,
 at most ``m_g`` per group), and the linking rows count the same runs on
 both sides.  So the master LP is at most the relaxation's optimum, hence
 at most (2)'s.
@@ -58,8 +58,8 @@ Two phases.  Phase 1 solves the linking rows as ``<=`` (job runs covered
 by worker timetables); it converges in seconds to the job columns' bound
 (with ``<=`` rows the worker columns added nothing on any seed of the
 10 x 2 ladder; 0.4-4 s, 10-100 rounds there), so a good bound is there
-early.  Phase 2
-turns the rows into equalities and continues from phase 1's columns.
+early.  Phase 2 turns the rows into equalities and continues from phase
+1's columns.
 (Equalities from the first round converged faster on two 10 x 2 seeds
 and slower on three, and at 20 x 3 gave Lagrangian values near -1,000
 after 100 rounds; scratch runs of 2026-12-06.)
