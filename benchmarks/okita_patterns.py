@@ -335,7 +335,56 @@ def _standard(
     return h, cols, A, data
 
 
-class PatternMaster:
+class MasterLP:
+    """A restricted master LP in HiGHS and the base terms of its bound ``L``.
+
+    Shared with ``benchmarks/okita_slotcols.py``.  A subclass sets ``h`` (the
+    HiGHS LP: base columns, then ``n_elastic`` elastic columns, then the
+    generated ones), ``data`` (of :func:`_standard`), ``M`` (rows x (base +
+    elastic) matrix), ``c``, ``col_lo``, ``col_up``, ``row_lo``, ``row_up``
+    (of those columns and of every row), ``conv_rows`` and ``n_base``.
+    """
+
+    h: highspy.Highs
+    data: dict[str, np.ndarray]
+    M: sp.csc_matrix
+    c: np.ndarray
+    col_lo: np.ndarray
+    col_up: np.ndarray
+    row_lo: np.ndarray
+    row_up: np.ndarray
+    conv_rows: np.ndarray
+    n_base: int
+    n_elastic: int
+
+    def solve(self) -> tuple[float, np.ndarray]:
+        """Master value and row duals."""
+        self.h.run()
+        status = self.h.getModelStatus()
+        if status != highspy.HighsModelStatus.kOptimal:
+            raise RuntimeError(f"master: {self.h.modelStatusToString(status)}")
+        pi = np.asarray(self.h.getSolution().row_dual, dtype=float)
+        return float(self.h.getInfo().objective_function_value), pi
+
+    def lagrangian_terms(self, pi: np.ndarray) -> tuple[float, np.ndarray]:
+        """``(offset + sum h_i + sum_j min d_j x_j, clipped pi)`` (docstring)."""
+        p = pi.copy()
+        p[self.conv_rows] = 0.0
+        p = np.where(self.row_lo <= -INF, np.minimum(p, 0.0), p)
+        p = np.where(self.row_up >= INF, np.maximum(p, 0.0), p)
+        rows = np.where(p > 0, p * np.where(p > 0, self.row_lo, 0.0), 0.0)
+        rows += np.where(p < 0, p * np.where(p < 0, self.row_up, 0.0), 0.0)
+        d = self.c - self.M.T @ p
+        cols = np.where(d > 0, d * self.col_lo, d * self.col_up)
+        return float(self.data["offset"][0] + rows.sum() + cols.sum()), p
+
+    def elastic(self) -> float:
+        """Sum of the elastic columns at the last master solution."""
+        x = np.asarray(self.h.getSolution().col_value)
+        return float(x[self.n_base : self.n_base + self.n_elastic].sum())
+
+
+class PatternMaster(MasterLP):
     """The restricted master LP (module docstring) in HiGHS, and its bound ``L``."""
 
     def __init__(self, inst: OkitaInstance, big_m: float) -> None:
@@ -386,7 +435,7 @@ class PatternMaster:
         self.row_up = np.concatenate(
             [d["row_up"], np.zeros(len(link)), np.ones(len(self.slots))]
         )
-        self.n_base, self.columns = n_base, 0
+        self.n_base, self.n_elastic, self.columns = n_base, len(link), 0
 
     def _add_rows_and_elastic(
         self, link: list[tuple[int, int, float]], n_base_rows: int, big_m: float
@@ -423,32 +472,6 @@ class PatternMaster:
         )
         self.columns += 1
         return True
-
-    def solve(self) -> tuple[float, np.ndarray]:
-        """Master value and row duals."""
-        self.h.run()
-        status = self.h.getModelStatus()
-        if status != highspy.HighsModelStatus.kOptimal:
-            raise RuntimeError(f"master: {self.h.modelStatusToString(status)}")
-        pi = np.asarray(self.h.getSolution().row_dual, dtype=float)
-        return float(self.h.getInfo().objective_function_value), pi
-
-    def lagrangian_terms(self, pi: np.ndarray) -> tuple[float, np.ndarray]:
-        """``(offset + sum h_i + sum_j min d_j x_j, clipped pi)`` (docstring)."""
-        p = pi.copy()
-        p[self.conv_rows] = 0.0
-        p = np.where(self.row_lo <= -INF, np.minimum(p, 0.0), p)
-        p = np.where(self.row_up >= INF, np.maximum(p, 0.0), p)
-        rows = np.where(p > 0, p * np.where(p > 0, self.row_lo, 0.0), 0.0)
-        rows += np.where(p < 0, p * np.where(p < 0, self.row_up, 0.0), 0.0)
-        d = self.c - self.M.T @ p
-        cols = np.where(d > 0, d * self.col_lo, d * self.col_up)
-        return float(self.data["offset"][0] + rows.sum() + cols.sum()), p
-
-    def elastic(self) -> float:
-        """Sum of the elastic columns at the last master solution."""
-        x = np.asarray(self.h.getSolution().col_value)
-        return float(x[self.n_base : self.n_base + self.n_link].sum())
 
 
 def start_columns(master: PatternMaster, start: OkitaSchedule | None) -> None:
@@ -569,6 +592,15 @@ def pattern_bound(
     )
 
 
+def history_json(history: list[Round]) -> str:
+    """``[seconds, L, master]`` of at most 60 evenly spread rounds (and the last)."""
+    step = max(1, math.ceil(len(history) / 60))
+    hist = history[::step] + ([] if step == 1 else history[-1:])
+    return json.dumps(
+        [[round(h.seconds, 1), round(h.bound, 2), round(h.master, 2)] for h in hist]
+    )
+
+
 def references(seed: int, size: dict[str, int], data: Path = DATA) -> dict[str, float]:
     """The committed CSVs' values for this instance (NaN where absent)."""
     out = dict.fromkeys(
@@ -608,8 +640,6 @@ def row(seed: int, quick: bool, time_limit: float) -> dict[str, Any]:
         ref = references(seed, size)
     lp = v3_lp(inst)
     res_p = pattern_bound(inst, time_limit=time_limit)
-    step = max(1, math.ceil(len(res_p.history) / 60))
-    hist = res_p.history[::step] + ([] if step == 1 else res_p.history[-1:])
     inc = ref["incumbent"]
     return {
         "size_json": json.dumps(size, sort_keys=True), "seed": seed, "lp": lp,
@@ -620,9 +650,7 @@ def row(seed: int, quick: bool, time_limit: float) -> dict[str, Any]:
         "width_highs": inc / ref["highs_bound"] - 1.0,
         "width_pattern": inc / res_p.bound - 1.0,
         "loadavg": os.getloadavg()[0],
-        "history": json.dumps(
-            [[round(h.seconds, 1), round(h.bound, 2), round(h.master, 2)] for h in hist]
-        ),
+        "history": history_json(res_p.history),
     }  # fmt: skip
 
 
