@@ -133,6 +133,11 @@ SOURCES: dict[str, list[Source]] = {
             {"size_json": SETTINGS["oasis"].size},
             {"dw_upper": ("bound", "job decomposition (oasis_dw)")},
         ),
+        Source(
+            "oasis_wide_lns.csv",
+            {"size_json": SETTINGS["oasis"].size},
+            {"objective": ("schedule", "wide neighbourhood search (oasis_wide_lns)")},
+        ),
     ],
 }
 
