@@ -137,12 +137,12 @@ measurements, not assertions)::
 
 from __future__ import annotations
 
-import argparse
 import json
 import math
 import os
 import time
 from collections import defaultdict
+from collections.abc import Callable
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
@@ -156,7 +156,7 @@ from optsched.models.okita import build_model, worker_bound
 from pyomo.repn.plugins.standard_form import LinearStandardFormCompiler
 
 import optsched
-from benchmarks.common import OUT, merge_into_csv, print_table
+from benchmarks.common import OUT, merge_into_csv, print_table, seeds_parser
 from benchmarks.frontier import CSV, LADDERS, reference_row
 from optsched.core.base import TOL
 from optsched.core.solver import _use_threads
@@ -627,31 +627,94 @@ def references(seed: int, size: dict[str, int], data: Path = DATA) -> dict[str, 
     return out
 
 
-def row(seed: int, quick: bool, time_limit: float) -> dict[str, Any]:
-    """One instance: v3 LP, the pattern root bound, the committed references."""
+def study_row(
+    seed: int,
+    quick: bool,
+    time_limit: float,
+    *,
+    solve: Callable[..., PatternResult],
+    bound_col: str,
+    width_col: str,
+    more_refs: dict[str, Callable[[int, dict[str, int]], float]] | None = None,
+) -> dict[str, Any]:
+    """One instance of a root-bound study: v3 LP, ``solve``'s bound, the references.
+
+    Shared with ``benchmarks/okita_slotcols.py``.  ``--quick`` takes HiGHS's
+    proven optimum as reference; otherwise the committed CSVs
+    (:func:`references`, plus ``more_refs``: column -> reader).
+    """
+    more = more_refs or {}
     p = optsched.get_paper("okita")
     size = QUICK_SIZE if quick else SIZE
     inst = p.generate(seed, **size)
     if quick:
         res = p.solve_offline(inst, time_limit=20.0, threads=1, formulation="v3")
-        ref = dict.fromkeys(("lagrangian", "ys_bound"), math.nan)
+        ref = dict.fromkeys(("lagrangian", "ys_bound", *more), math.nan)
         ref.update(highs_bound=float(res.bound), incumbent=float(res.objective))
     else:
-        ref = references(seed, size)
+        ref = {**references(seed, size), **{c: f(seed, size) for c, f in more.items()}}
     lp = v3_lp(inst)
-    res_p = pattern_bound(inst, time_limit=time_limit)
+    out = solve(inst, time_limit=time_limit)
     inc = ref["incumbent"]
     return {
         "size_json": json.dumps(size, sort_keys=True), "seed": seed, "lp": lp,
-        "pattern_bound": res_p.bound, "master": res_p.master, "rounds": res_p.rounds,
-        "columns": res_p.columns, "converged": res_p.converged,
-        "artificial": res_p.artificial, "runtime_s": res_p.runtime,
+        bound_col: out.bound, "master": out.master, "rounds": out.rounds,
+        "columns": out.columns, "converged": out.converged,
+        "artificial": out.artificial, "runtime_s": out.runtime,
         "time_limit_s": time_limit, **ref,
         "width_highs": inc / ref["highs_bound"] - 1.0,
-        "width_pattern": inc / res_p.bound - 1.0,
+        width_col: inc / out.bound - 1.0,
         "loadavg": os.getloadavg()[0],
-        "history": history_json(res_p.history),
+        "history": history_json(out.history),
     }  # fmt: skip
+
+
+def run_study(
+    out_dir: Path,
+    quick: bool,
+    seeds: list[int] | None,
+    time_limit: float | None,
+    *,
+    row: Callable[[int, bool, float], dict[str, Any]],
+    csv_name: str,
+    columns: list[str],
+    bound_col: str,
+    label: str,
+) -> pd.DataFrame:
+    """Run the seeds, merge each row into ``csv_name``, print the table."""
+    seeds = ([0] if quick else [0, 1, 2, 3, 4]) if seeds is None else seeds
+    limit = (30.0 if quick else 300.0) if time_limit is None else time_limit
+    rows: list[dict[str, Any]] = []
+    df = pd.DataFrame(columns=columns)
+    for seed in seeds:
+        rows.append(row(seed, quick, limit))
+        r = rows[-1]
+        print(
+            f"seed {seed}: LP {r['lp']:.1f} {label} {r[bound_col]:.1f}"
+            f" (master {r['master']:.1f}, {r['rounds']} rounds, {r['columns']} columns,"
+            f" {'converged' if r['converged'] else 'time limit'}, {r['runtime_s']:.0f} s)"
+            f" HiGHS {r['highs_bound']:.1f} incumbent {r['incumbent']:.1f}",
+            flush=True,
+        )
+        df = merge_into_csv(out_dir, csv_name, rows, columns, KEY, keep_old=not quick)
+    print_table(df.drop(columns=["size_json", "history"]))
+    return df
+
+
+def study_cli(main: Callable[..., pd.DataFrame], doc: str) -> None:
+    """``--quick``, ``--out``, ``--seeds``, ``--time-limit`` (or ``--limit``) seconds."""
+    ap = seeds_parser(doc)
+    ap.add_argument("--time-limit", dest="limit", type=float, help="seconds per seed")
+    a = ap.parse_args()
+    main(a.out, a.quick, a.seeds, a.limit)
+
+
+def row(seed: int, quick: bool, time_limit: float) -> dict[str, Any]:
+    """One instance: v3 LP, the pattern root bound, the committed references."""
+    return study_row(
+        seed, quick, time_limit, solve=pattern_bound,
+        bound_col="pattern_bound", width_col="width_pattern",
+    )  # fmt: skip
 
 
 def main(
@@ -661,32 +724,11 @@ def main(
     time_limit: float | None = None,
 ) -> pd.DataFrame:
     """Run the seeds, merge each row into the CSV, print the table."""
-    seeds = ([0] if quick else [0, 1, 2, 3, 4]) if seeds is None else seeds
-    limit = (30.0 if quick else 300.0) if time_limit is None else time_limit
-    rows: list[dict[str, Any]] = []
-    df = pd.DataFrame(columns=COLUMNS)
-    for seed in seeds:
-        rows.append(row(seed, quick, limit))
-        r = rows[-1]
-        print(
-            f"seed {seed}: LP {r['lp']:.1f} patterns {r['pattern_bound']:.1f}"
-            f" (master {r['master']:.1f}, {r['rounds']} rounds, {r['columns']} columns,"
-            f" {'converged' if r['converged'] else 'time limit'}, {r['runtime_s']:.0f} s)"
-            f" HiGHS {r['highs_bound']:.1f} incumbent {r['incumbent']:.1f}",
-            flush=True,
-        )
-        df = merge_into_csv(
-            out_dir, "okita_patterns.csv", rows, COLUMNS, KEY, keep_old=not quick
-        )
-    print_table(df.drop(columns=["size_json", "history"]))
-    return df
+    return run_study(
+        out_dir, quick, seeds, time_limit, row=row, csv_name="okita_patterns.csv",
+        columns=COLUMNS, bound_col="pattern_bound", label="patterns",
+    )  # fmt: skip
 
 
 if __name__ == "__main__":
-    ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    ap.add_argument("--quick", action="store_true")
-    ap.add_argument("--out", type=Path, default=OUT)
-    ap.add_argument("--seeds", type=int, nargs="+", default=None)
-    ap.add_argument("--time-limit", type=float, default=None)
-    a = ap.parse_args()
-    main(a.out, a.quick, a.seeds, a.time_limit)
+    study_cli(main, __doc__)

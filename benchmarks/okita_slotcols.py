@@ -162,10 +162,8 @@ measurements, not assertions)::
 
 from __future__ import annotations
 
-import argparse
 import json
 import math
-import os
 import time
 from collections.abc import Sequence
 from dataclasses import dataclass, field
@@ -178,31 +176,27 @@ import pandas as pd
 import scipy.sparse as sp
 from optsched.models.okita import build_model, ps_worker_bound, worker_bound
 
-import optsched
-from benchmarks.common import OUT, merge_into_csv, print_table
+from benchmarks.common import OUT
 from benchmarks.okita_patterns import (
     DATA,
     INF,
     PRICE_MARGIN,
-    QUICK_SIZE,
     RC_TOL,
-    SIZE,
     MasterLP,
     PatternResult,
     Round,
     _highs,
     _standard,
     capacity_limit,
-    history_json,
-    references,
-    v3_lp,
+    run_study,
+    study_cli,
+    study_row,
 )
 from optsched.okita.check import check
 from optsched.okita.instance import OkitaInstance
 from optsched.okita.local_search import online_start
 from optsched.okita.schedule import OkitaSchedule
 
-KEY = ["size_json", "seed"]
 #: Wentges smoothing weight of the stability centre (0: price at the master's duals).
 SMOOTHING = 0.5
 COLUMNS = [
@@ -618,28 +612,10 @@ def pattern_root(seed: int, size: dict[str, int], data: Path = DATA) -> float:
 
 def row(seed: int, quick: bool, time_limit: float) -> dict[str, Any]:
     """One instance: v3 LP, the slot-column root bound, the committed references."""
-    p = optsched.get_paper("okita")
-    size = QUICK_SIZE if quick else SIZE
-    inst = p.generate(seed, **size)
-    if quick:
-        res = p.solve_offline(inst, time_limit=20.0, threads=1, formulation="v3")
-        ref = dict.fromkeys(("lagrangian", "ys_bound", "pattern_bound"), math.nan)
-        ref.update(highs_bound=float(res.bound), incumbent=float(res.objective))
-    else:
-        ref = {**references(seed, size), "pattern_bound": pattern_root(seed, size)}
-    lp = v3_lp(inst)
-    res_s = slot_bound(inst, time_limit=time_limit)
-    inc = ref["incumbent"]
-    return {
-        "size_json": json.dumps(size, sort_keys=True), "seed": seed, "lp": lp,
-        "bound": res_s.bound, "master": res_s.master, "rounds": res_s.rounds,
-        "columns": res_s.columns, "converged": res_s.converged,
-        "artificial": res_s.artificial, "runtime_s": res_s.runtime,
-        "time_limit_s": time_limit, **ref,
-        "width_highs": inc / ref["highs_bound"] - 1.0,
-        "width_slot": inc / res_s.bound - 1.0,
-        "loadavg": os.getloadavg()[0], "history": history_json(res_s.history),
-    }  # fmt: skip
+    return study_row(
+        seed, quick, time_limit, solve=slot_bound, bound_col="bound",
+        width_col="width_slot", more_refs={"pattern_bound": pattern_root},
+    )  # fmt: skip
 
 
 def main(
@@ -649,33 +625,11 @@ def main(
     time_limit: float | None = None,
 ) -> pd.DataFrame:
     """Run the seeds, merge each row into the CSV, print the table."""
-    seeds = ([0] if quick else [0, 1, 2, 3, 4]) if seeds is None else seeds
-    limit = (30.0 if quick else 300.0) if time_limit is None else time_limit
-    rows: list[dict[str, Any]] = []
-    df = pd.DataFrame(columns=COLUMNS)
-    for seed in seeds:
-        rows.append(row(seed, quick, limit))
-        r = rows[-1]
-        print(
-            f"seed {seed}: LP {r['lp']:.1f} slot columns {r['bound']:.1f}"
-            f" (master {r['master']:.1f}, {r['rounds']} rounds, {r['columns']} columns,"
-            f" {'converged' if r['converged'] else 'time limit'}, {r['runtime_s']:.0f} s)"
-            f" patterns {r['pattern_bound']:.1f} HiGHS {r['highs_bound']:.1f}"
-            f" incumbent {r['incumbent']:.1f}",
-            flush=True,
-        )
-        df = merge_into_csv(
-            out_dir, "okita_slotcols.csv", rows, COLUMNS, KEY, keep_old=not quick
-        )
-    print_table(df.drop(columns=["size_json", "history"]))
-    return df
+    return run_study(
+        out_dir, quick, seeds, time_limit, row=row, csv_name="okita_slotcols.csv",
+        columns=COLUMNS, bound_col="bound", label="slot columns",
+    )  # fmt: skip
 
 
 if __name__ == "__main__":
-    ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    ap.add_argument("--quick", action="store_true")
-    ap.add_argument("--out", type=Path, default=OUT)
-    ap.add_argument("--seeds", type=int, nargs="+", default=None)
-    ap.add_argument("--time-limit", type=float, default=None)
-    a = ap.parse_args()
-    main(a.out, a.quick, a.seeds, a.time_limit)
+    study_cli(main, __doc__)
