@@ -138,6 +138,17 @@ SOURCES: dict[str, list[Source]] = {
             {"size_json": SETTINGS["oasis"].size},
             {"objective": ("schedule", "wide neighbourhood search (oasis_wide_lns)")},
         ),
+        Source(
+            "oasis_wide_lns_highs.csv",
+            {"size_json": SETTINGS["oasis"].size},
+            {
+                "bound": ("bound", "HiGHS from the search's best (oasis_wide_lns)"),
+                "objective": (
+                    "schedule",
+                    "HiGHS from the search's best (oasis_wide_lns)",
+                ),
+            },
+        ),
     ],
 }
 

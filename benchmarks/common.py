@@ -54,6 +54,17 @@ def seeds_parser(doc: str) -> argparse.ArgumentParser:
     return ap
 
 
+def seeds_cli(main: Callable[..., Any], doc: str) -> None:
+    """Run ``main(out, quick, seeds, limit)`` from :func:`seeds_parser`'s options.
+
+    ``--time-limit`` is kept as another name of ``--limit``.
+    """
+    ap = seeds_parser(doc)
+    ap.add_argument("--time-limit", dest="limit", type=float, help="seconds per seed")
+    a = ap.parse_args()
+    main(a.out, a.quick, a.seeds, a.limit)
+
+
 def summarize(
     df: pd.DataFrame, keys: list[str], *, meets: str = "median_s", **extra: Any
 ) -> pd.DataFrame:

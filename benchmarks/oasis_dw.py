@@ -40,7 +40,6 @@ Run (one HiGHS thread; timings are measurements, not assertions)::
 
 from __future__ import annotations
 
-import argparse
 import json
 import os
 import time
@@ -52,7 +51,7 @@ import pandas as pd
 from optsched.models import oasis as mo
 
 import optsched
-from benchmarks.common import OUT, merge_into_csv, print_table
+from benchmarks.common import OUT, merge_into_csv, print_table, seeds_cli
 from benchmarks.frontier import LADDERS
 from benchmarks.integrality import frontier_row
 from optsched.core.solver import PersistentLP, SolverError, solve
@@ -223,10 +222,4 @@ def main(
 
 
 if __name__ == "__main__":
-    ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    ap.add_argument("--quick", action="store_true")
-    ap.add_argument("--out", type=Path, default=OUT)
-    ap.add_argument("--seeds", type=int, nargs="+", default=None)
-    ap.add_argument("--time-limit", type=float, default=None)
-    a = ap.parse_args()
-    main(a.out, a.quick, a.seeds, a.time_limit)
+    seeds_cli(main, __doc__)

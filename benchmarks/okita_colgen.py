@@ -30,7 +30,6 @@ thread)::
 
 from __future__ import annotations
 
-import argparse
 import json
 import math
 import os
@@ -40,7 +39,7 @@ from typing import Any
 import pandas as pd
 
 import optsched
-from benchmarks.common import OUT, print_table
+from benchmarks.common import OUT, print_table, seeds_cli
 from benchmarks.frontier import CSV, reference_row
 from optsched.core.experiment import write_atomic
 
@@ -143,10 +142,4 @@ def main(
 
 
 if __name__ == "__main__":
-    ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    ap.add_argument("--quick", action="store_true")
-    ap.add_argument("--out", type=Path, default=OUT)
-    ap.add_argument("--seeds", type=int, nargs="+", default=None)
-    ap.add_argument("--time-limit", type=float, default=None)
-    a = ap.parse_args()
-    main(a.out, a.quick, a.seeds, a.time_limit)
+    seeds_cli(main, __doc__)

@@ -156,7 +156,7 @@ from optsched.models.okita import build_model, worker_bound
 from pyomo.repn.plugins.standard_form import LinearStandardFormCompiler
 
 import optsched
-from benchmarks.common import OUT, merge_into_csv, print_table, seeds_parser
+from benchmarks.common import OUT, merge_into_csv, print_table, seeds_cli
 from benchmarks.frontier import CSV, LADDERS, reference_row
 from optsched.core.base import TOL
 from optsched.core.solver import _use_threads
@@ -701,14 +701,6 @@ def run_study(
     return df
 
 
-def study_cli(main: Callable[..., pd.DataFrame], doc: str) -> None:
-    """``--quick``, ``--out``, ``--seeds``, ``--time-limit`` (or ``--limit``) seconds."""
-    ap = seeds_parser(doc)
-    ap.add_argument("--time-limit", dest="limit", type=float, help="seconds per seed")
-    a = ap.parse_args()
-    main(a.out, a.quick, a.seeds, a.limit)
-
-
 def row(seed: int, quick: bool, time_limit: float) -> dict[str, Any]:
     """One instance: v3 LP, the pattern root bound, the committed references."""
     return study_row(
@@ -731,4 +723,4 @@ def main(
 
 
 if __name__ == "__main__":
-    study_cli(main, __doc__)
+    seeds_cli(main, __doc__)

@@ -176,7 +176,7 @@ import pandas as pd
 import scipy.sparse as sp
 from optsched.models.okita import build_model, ps_worker_bound, worker_bound
 
-from benchmarks.common import OUT
+from benchmarks.common import OUT, seeds_cli
 from benchmarks.okita_patterns import (
     DATA,
     INF,
@@ -189,7 +189,6 @@ from benchmarks.okita_patterns import (
     _standard,
     capacity_limit,
     run_study,
-    study_cli,
     study_row,
 )
 from optsched.okita.check import check
@@ -632,4 +631,4 @@ def main(
 
 
 if __name__ == "__main__":
-    study_cli(main, __doc__)
+    seeds_cli(main, __doc__)

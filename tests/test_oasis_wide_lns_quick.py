@@ -17,7 +17,8 @@ from optsched.oasis.schedule import OasisSchedule
 def test_quick_run_keeps_checked_schedules_below_the_optimum(tmp_path) -> None:
     """Every row's value is a checked schedule's: never below the start, never
     decreasing, never above HiGHS's proven optimum of the instance; the saved
-    schedule is checked again at the last row's value."""
+    schedule is checked again at the last row's value; ``--prove`` from it
+    proves the same optimum."""
     assert owl.main(["--quick", "--out", str(tmp_path)]) == 0
     df = pd.read_csv(tmp_path / "oasis_wide_lns.csv")
     assert list(df.columns) == owl.COLUMNS and len(df) == 2
@@ -34,6 +35,23 @@ def test_quick_run_keeps_checked_schedules_below_the_optimum(tmp_path) -> None:
     assert df["objective"].iloc[-1] <= opt.objective + 1e-6 * max(
         1.0, abs(opt.objective)
     )
+    # --prove: HiGHS from the saved schedule ends at the optimum proven
+    # without that start, its incumbent never below the start
+    assert owl.main(["--quick", "--prove", "60", "--out", str(tmp_path)]) == 0
+    pr = pd.read_csv(tmp_path / "oasis_wide_lns_highs.csv")
+    assert list(pr.columns) == owl.PROVE_COLUMNS and len(pr) == 1
+    row = pr.iloc[0]
+    assert row["start_objective"] == df["objective"].iloc[-1]
+    assert row["status"] == "optimal"
+    assert row["objective"] == pytest.approx(opt.objective, rel=1e-9)
+    assert row["bound"] == pytest.approx(opt.objective, rel=1e-9)
+    assert row["objective"] >= row["start_objective"]
+    better = tmp_path / "oasis_wide_lns" / "seed1_highs.json"
+    if row["objective"] > row["start_objective"]:
+        found = OasisSchedule.from_json(better.read_text())
+        assert float(check(inst, found).objective) == row["objective"]
+    else:
+        assert not better.exists()
 
 
 def test_committed_schedules_check_at_their_rows() -> None:

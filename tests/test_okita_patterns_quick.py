@@ -15,17 +15,8 @@ from optsched.models.okita import build_model, solve_offline, worker_bound
 from benchmarks import okita_patterns as op
 from optsched.core.solver import solve
 from optsched.okita import generate
+from tests.okita.decomposition_cases import SMALL, v3_lp
 
-#: Small generated instances (sites, jobs, slots, cost kind) on which HiGHS
-#: proves the optimum of v3 in seconds.
-SMALL = [
-    (0, 2, 3, 8, "exp"),
-    (1, 2, 3, 8, "linear"),
-    (2, 2, 3, 8, "piecewise"),
-    (2, 2, 4, 10, "exp"),
-    (1, 3, 4, 12, "exp"),
-    (3, 3, 4, 12, "exp"),
-]
 #: Cases whose converged master lies strictly above the v3 LP (the hull of the
 #: packings binds), so the comparisons below exercise more than the LP.
 ABOVE_LP = {(2, 2, 4, 10, "exp"), (3, 3, 4, 12, "exp")}
@@ -124,12 +115,6 @@ def _full_master(inst) -> float:
     return res.objective
 
 
-def _lp(inst) -> float:
-    res = solve(build_model(inst, relax=True, formulation="v3"), threads=1)
-    assert res.status == "optimal"
-    return res.objective
-
-
 @pytest.mark.parametrize("case", SMALL)
 def test_bound_valid_and_master_exact(case) -> None:
     """Every round's ``L`` is below the proven optimum and the master value; at
@@ -148,7 +133,7 @@ def test_bound_valid_and_master_exact(case) -> None:
         assert rnd.formula == pytest.approx(rnd.bound, rel=1e-6, abs=1e-6)
     assert res.bound == max(rnd.bound for rnd in res.history)
     assert res.bound == pytest.approx(res.master, rel=1e-6)
-    lp = _lp(inst)
+    lp = v3_lp(inst)
     assert res.master >= lp - tol
     if case in ABOVE_LP:
         assert res.master > lp + 1.0

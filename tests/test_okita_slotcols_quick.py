@@ -10,24 +10,14 @@ import itertools
 import numpy as np
 import pandas as pd
 import pytest
-from optsched.models.okita import build_model, solve_offline, worker_bound
+from optsched.models.okita import solve_offline, worker_bound
 
 from benchmarks import okita_patterns as op
 from benchmarks import okita_slotcols as sc
-from optsched.core.solver import solve
 from optsched.okita import generate
 from optsched.okita.check import check
+from tests.okita.decomposition_cases import SMALL, v3_lp
 
-#: Small generated instances (seed, sites, jobs, slots, cost kind) on which
-#: HiGHS proves the optimum of v3 in seconds.
-SMALL = [
-    (0, 2, 3, 8, "exp"),
-    (1, 2, 3, 8, "linear"),
-    (2, 2, 3, 8, "piecewise"),
-    (2, 2, 4, 10, "exp"),
-    (1, 3, 4, 12, "exp"),
-    (3, 3, 4, 12, "exp"),
-]
 #: Tiny cases for the enumeration of every column of a slot.
 TINY = [(0, 2, 2, 6, "exp"), (1, 2, 2, 6, "linear"), (4, 2, 2, 6, "exp")]
 
@@ -138,12 +128,6 @@ def test_pricing_equals_enumeration(case) -> None:
             assert best - 1e-5 * (1 + abs(best)) <= lower <= best + 1e-9
 
 
-def _lp(inst) -> float:
-    res = solve(build_model(inst, relax=True, formulation="v3"), threads=1)
-    assert res.status == "optimal"
-    return res.objective
-
-
 @pytest.mark.parametrize("case", SMALL)
 def test_bound_valid_and_master_above_lp(case) -> None:
     """Every round's ``L`` is at most the proven optimum and its master value;
@@ -163,7 +147,7 @@ def test_bound_valid_and_master_above_lp(case) -> None:
             assert rnd.formula == pytest.approx(rnd.bound, rel=1e-6, abs=1e-6)
     assert res.bound == max(rnd.bound for rnd in res.history)
     assert res.bound == pytest.approx(res.master, rel=1e-6)
-    assert res.master >= _lp(inst) - tol
+    assert res.master >= v3_lp(inst) - tol
     assert res.master >= op.pattern_bound(inst, time_limit=60.0).master - tol
     free = sc.slot_bound(inst, time_limit=60.0, link_yp=False)
     assert free.converged
@@ -187,7 +171,7 @@ def test_some_case_above_patterns_and_lp() -> None:
     LP and the pattern root (the comparisons above exercise more than the LP)."""
     inst = generate(3, 3, 4, 12, "exp")
     res = sc.slot_bound(inst, time_limit=60.0)
-    assert res.master > _lp(inst) + 1.0
+    assert res.master > v3_lp(inst) + 1.0
     assert res.master > op.pattern_bound(inst, time_limit=60.0).master + 1.0
 
 
