@@ -13,9 +13,10 @@ import dataclasses
 
 import numpy as np
 import pytest
-from hypothesis import given, settings
+from hypothesis import assume, given, settings
 from hypothesis import strategies as st
 
+from optsched.core.errors import InvalidInstanceError
 from optsched.okita import check, drf, fifo, generate, oasis
 from optsched.okita.baselines import BaselineParams, _shares, price_bounds
 from tests.okita.instances import hand_instance
@@ -161,7 +162,10 @@ def test_baselines_with_fractional_chunks_per_worker(seed, factor):
     plan trains all its job's chunks (reading 8a; the plan used to leave
     chunks and raise, benchmarks/data/worst/bugs/okita_oasis_*).
     """
-    inst = generate(seed, n_sites=3, n_jobs=4, n_slots=20)
+    try:
+        inst = generate(seed, n_sites=3, n_jobs=4, n_slots=20)
+    except InvalidInstanceError:  # the generator found no instance (4 of 10,001 seeds)
+        assume(False)
     jobs = [dataclasses.replace(j, rho=j.rho * factor) for j in inst.jobs]
     inst = dataclasses.replace(inst, jobs=jobs)
     for algo in BASELINES:

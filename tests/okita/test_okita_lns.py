@@ -239,7 +239,12 @@ def test_round_over_every_job_is_the_proven_optimum(seed):
 @settings(max_examples=6, deadline=None, suppress_health_check=[HealthCheck.too_slow])
 @given(seed=st.integers(0, 10_000), k=st.integers(1, 2))
 def test_improve_is_checked_monotone_deterministic_and_above_the_optimum(seed, k):
-    inst = generate(seed, *SMALL)
+    try:
+        inst = generate(seed, *SMALL)
+    except (
+        InvalidInstanceError
+    ):  # the generator found no instance (110 of 10,001 seeds)
+        assume(False)
     start = local_first(inst)
     s0 = check(inst, start).objective
     best, tr = lns.improve(inst, start, rounds=2, k=k, seed=seed)
