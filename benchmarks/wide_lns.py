@@ -27,9 +27,12 @@ so under load a re-run may keep other schedules.
 ``--prove SECONDS`` asks the other side: does the bound close once HiGHS
 starts from the search's best schedule?  For each seed it reads
 ``<out>/<paper>_wide_lns/seed<S>.json``, checks it, and gives it to
-``solve_offline(inst, time_limit=SECONDS, start=..., threads=1)``; one row
-per (seed, time limit) in ``<out>/<paper>_wide_lns_highs.csv``
-(:data:`PROVE_COLUMNS`: ``start_objective`` the schedule's checked value,
+``solve_offline(inst, time_limit=SECONDS, start=..., threads=1)`` with the
+frontier's formulation (okita: v3; the default v1 has a far weaker bound); one row
+per (seed, start, time limit) in ``<out>/<paper>_wide_lns_highs.csv``
+(:data:`PROVE_COLUMNS`: ``start_from`` (``search``, or ``harness`` with
+``--from harness``: the harness's start ``best_start`` instead, the
+control), ``start_objective`` the start's checked value,
 ``status``, ``objective`` (HiGHS's incumbent, re-checked), ``bound``,
 ``width`` (``max / min - 1`` of the two), ``frontier_bound``,
 ``runtime_s``, ``loadavg``).  A schedule HiGHS finds better than the start
@@ -52,7 +55,7 @@ import json
 import math
 import os
 import time
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
@@ -73,6 +76,8 @@ class Setup:
     quick_size: dict[str, Any]  #: ``--quick``: a size HiGHS proves in seconds
     quick_ks: tuple[int, ...]
     formulation: str  #: the frontier CSV's formulation whose bound is the reference
+    #: ``solve_offline`` keywords of that formulation (``--prove`` solves it)
+    solve_kwargs: dict[str, Any] = field(default_factory=dict)
 
 
 #: Per paper: the neighbourhood search and its sizes (oasis as measured on
@@ -86,7 +91,7 @@ SETUPS: dict[str, Setup] = {
     "okita": Setup(
         lns="optsched.okita.lns", ks=(2, 3, 4, 5),
         quick_size={"n_sites": 3, "n_jobs": 5, "n_slots": 20},
-        quick_ks=(2, 3), formulation="v3",
+        quick_ks=(2, 3), formulation="v3", solve_kwargs={"formulation": "v3"},
     ),
 }  # fmt: skip
 KEY = ["size_json", "seed", "call"]
@@ -94,7 +99,7 @@ COLUMNS = [
     "size_json", "seed", "call", "k", "seconds", "call_s", "objective", "start_objective",
     "frontier_bound", "width", "loadavg",
 ]  # fmt: skip
-PROVE_KEY = ["size_json", "seed", "time_limit_s"]
+PROVE_KEY = ["size_json", "seed", "start_from", "time_limit_s"]
 PROVE_COLUMNS = [
     *PROVE_KEY, "start_objective", "status", "objective", "bound", "width",
     "frontier_bound", "runtime_s", "loadavg",
@@ -197,9 +202,19 @@ def run_seed(
 
 
 def prove_seed(
-    paper: str, seed: int, out: Path, *, quick: bool, time_limit: float
+    paper: str,
+    seed: int,
+    out: Path,
+    *,
+    quick: bool,
+    time_limit: float,
+    start_from: str = "search",
 ) -> dict[str, Any]:
     """HiGHS from the saved best schedule of ``seed`` (module docstring, ``--prove``).
+
+    ``start_from="harness"`` starts from ``best_start`` instead (the control:
+    same solver, time and machine, only the start differs); its incumbent
+    is not saved.
 
     Raises
     ------
@@ -211,10 +226,13 @@ def prove_seed(
     p = optsched.get_paper(paper)
     inst = p.generate(seed, **size)
     folder = out / f"{paper}_wide_lns"
-    text = (folder / f"seed{seed}.json").read_text()
-    start = p.schedule_type.from_json(text)
+    if start_from == "harness":
+        start = best_start(paper, inst)
+    else:
+        start = p.schedule_type.from_json((folder / f"seed{seed}.json").read_text())
     start_obj = float(p.check(inst, start).objective)
-    res = p.solve_offline(inst, time_limit=time_limit, start=start, threads=1)
+    kwargs = SETUPS[paper].solve_kwargs
+    res = p.solve_offline(inst, time_limit=time_limit, start=start, threads=1, **kwargs)
     obj = float(p.check(inst, res.schedule).objective)
     if not math.isclose(obj, float(res.objective), rel_tol=1e-6):
         raise RuntimeError(f"seed {seed}: checker {obj!r} != HiGHS {res.objective!r}")
@@ -230,12 +248,16 @@ def prove_seed(
         kept = float(
             p.check(inst, p.schedule_type.from_json(found.read_text())).objective
         )
-    if _better(paper, obj, start_obj) and _better(paper, obj, kept):
+    if (
+        start_from == "search"
+        and _better(paper, obj, start_obj)
+        and _better(paper, obj, kept)
+    ):
         found.write_text(res.schedule.to_json())
     ref = _reference(paper, size, seed, quick)
     row = {
         "size_json": json.dumps(size, sort_keys=True), "seed": seed,
-        "time_limit_s": time_limit, "start_objective": start_obj,
+        "start_from": start_from, "time_limit_s": time_limit, "start_objective": start_obj,
         "status": res.status, "objective": obj, "bound": float(res.bound),
         "width": width(float(res.bound), obj), "frontier_bound": ref,
         "runtime_s": float(res.runtime), "loadavg": os.getloadavg()[0],
@@ -259,12 +281,19 @@ def main(argv: list[str] | None = None, *, paper: str | None = None) -> int:
         "--prove", type=float, default=None, metavar="SECONDS",
         help="HiGHS from each seed's saved best schedule instead of the search",
     )  # fmt: skip
+    ap.add_argument(
+        "--from", dest="start_from", choices=("search", "harness"), default="search",
+        help="--prove from the search's best (default) or the harness's start (control)",
+    )  # fmt: skip
     a = ap.parse_args(argv)
     key = paper or a.paper
     seeds, calls = ([1], 2) if a.quick else (a.seeds, a.calls)
     for seed in seeds:
         if a.prove is not None:
-            row = prove_seed(key, seed, a.out, quick=a.quick, time_limit=a.prove)
+            row = prove_seed(
+                key, seed, a.out, quick=a.quick, time_limit=a.prove,
+                start_from=a.start_from,
+            )  # fmt: skip
             print(json.dumps(row))
             continue
         df = run_seed(key, seed, a.out, quick=a.quick, budget=a.budget, calls=calls)

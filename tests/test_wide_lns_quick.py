@@ -48,9 +48,16 @@ def test_quick_run_keeps_checked_schedules_within_the_optimum(paper, tmp_path) -
     # --prove: HiGHS from the saved schedule ends at the optimum proven
     # without that start, its incumbent never worse than the start
     assert _run(paper, ["--quick", "--prove", "60", "--out", str(tmp_path)]) == 0
+    # the control, from the harness's start: the same proven optimum
+    argv = ["--quick", "--prove", "60", "--from", "harness", "--out", str(tmp_path)]
+    assert _run(paper, argv) == 0
     pr = pd.read_csv(tmp_path / f"{paper}_wide_lns_highs.csv")
-    assert list(pr.columns) == wide_lns.PROVE_COLUMNS and len(pr) == 1
-    row = pr.iloc[0]
+    assert list(pr.columns) == wide_lns.PROVE_COLUMNS and len(pr) == 2
+    assert sorted(pr["start_from"]) == ["harness", "search"]
+    ctrl = pr[pr["start_from"] == "harness"].iloc[0]
+    assert ctrl["status"] == "optimal"
+    assert ctrl["objective"] == pytest.approx(opt.objective, rel=1e-9)
+    row = pr[pr["start_from"] == "search"].iloc[0]
     assert row["start_objective"] == df["objective"].iloc[-1]
     assert row["status"] == "optimal"
     assert row["objective"] == pytest.approx(opt.objective, rel=1e-9)
@@ -91,7 +98,9 @@ def test_committed_schedules_check_at_their_rows(paper) -> None:
     highs = DATA / f"{paper}_wide_lns_highs.csv"
     if not highs.exists():
         return
-    for seed, rows in pd.read_csv(highs).groupby("seed"):
+    every = pd.read_csv(highs)
+    assert (sign * every["objective"] <= sign * every["bound"] + 1e-9).all()
+    for seed, rows in every[every["start_from"] == "search"].groupby("seed"):
         assert (rows["start_objective"] == best[int(seed)]).all()
         assert (sign * rows["objective"] >= sign * rows["start_objective"]).all()
         assert (sign * rows["objective"] <= sign * rows["bound"] + 1e-9).all()
