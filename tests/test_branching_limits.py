@@ -83,6 +83,21 @@ def _okita_csvs(tmp_path: Path) -> Path:
             },
         ]
     ).to_csv(tmp_path / "okita_colgen.csv", index=False)
+    pd.DataFrame(
+        [
+            {"size_json": size, "seed": 0, "call": 0, "objective": 108.0},
+            {"size_json": size, "seed": 0, "call": 1, "objective": 105.0},
+            {"size_json": other, "seed": 0, "call": 0, "objective": 10.0},  # ignored
+        ]
+    ).to_csv(tmp_path / "okita_wide_lns.csv", index=False)  # fmt: skip
+    pd.DataFrame(
+        [
+            {"size_json": size, "seed": 0, "start_from": "search",
+             "objective": 105.0, "bound": 98.0},
+            {"size_json": size, "seed": 0, "start_from": "harness",
+             "objective": 106.0, "bound": 96.5},
+        ]
+    ).to_csv(tmp_path / "okita_wide_lns_highs.csv", index=False)  # fmt: skip
     return tmp_path
 
 
@@ -92,12 +107,12 @@ def test_known_interval_takes_the_best_certificate_of_each_side(tmp_path) -> Non
     data = _okita_csvs(tmp_path)
     got = bl.known_interval("okita", 0, data)
     assert got == {
-        "opt_lo": 97.0, "opt_lo_source": "integrality y",
-        "opt_hi": 110.0, "opt_hi_source": "frontier v3",
+        "opt_lo": 98.0, "opt_lo_source": "HiGHS (wide_lns --prove)",
+        "opt_hi": 105.0, "opt_hi_source": "wide neighbourhood search (wide_lns)",
     }  # fmt: skip
     df = bl.table(data)
     by_keep = dict(zip(df["keep"], df["verdict"], strict=True))
-    # u: opt(P_u) = 80 < 97 <= OPT; y: opt(P_y) in [97, 140], OPT in [97, 110]
+    # u: opt(P_u) = 80 < 98 <= OPT; y: opt(P_y) in [97, 140], OPT in [98, 105]
     assert by_keep == {"u": "cannot", "y": "open"}
     assert bl.markdown(df).count("\n| okita |") == 2
 
