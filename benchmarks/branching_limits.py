@@ -90,6 +90,24 @@ class Source:
     columns: dict[str, tuple[str, str]]
 
 
+def wide_lns_sources(paper: str, script: str) -> list[Source]:
+    """The two CSVs of ``benchmarks/wide_lns.py`` for ``paper``: the search's
+    checked schedules, and HiGHS's bound and checked incumbent of ``--prove``
+    (``script`` names the command in the table's labels)."""
+    match = {"size_json": SETTINGS[paper].size}
+    prove = f"HiGHS ({script} --prove)"
+    return [
+        Source(
+            f"{paper}_wide_lns.csv", match,
+            {"objective": ("schedule", f"wide neighbourhood search ({script})")},
+        ),
+        Source(
+            f"{paper}_wide_lns_highs.csv", match,
+            {"bound": ("bound", prove), "objective": ("schedule", prove)},
+        ),
+    ]  # fmt: skip
+
+
 #: Per paper, the CSVs besides ``frontier.csv`` and ``integrality.csv``
 #: that certify a side of the optimum of the ablation's instances.
 SOURCES: dict[str, list[Source]] = {
@@ -99,19 +117,7 @@ SOURCES: dict[str, list[Source]] = {
             {"n_sites": 5, "n_jobs": 10, "n_slots": 20},
             {"lagr_best": ("bound", "Lagrangian (okita_colgen)")},
         ),
-        Source(
-            "okita_wide_lns.csv",
-            {"size_json": SETTINGS["okita"].size},
-            {"objective": ("schedule", "wide neighbourhood search (wide_lns)")},
-        ),
-        Source(
-            "okita_wide_lns_highs.csv",
-            {"size_json": SETTINGS["okita"].size},
-            {
-                "bound": ("bound", "HiGHS (wide_lns --prove)"),
-                "objective": ("schedule", "HiGHS (wide_lns --prove)"),
-            },
-        ),
+        *wide_lns_sources("okita", "wide_lns"),
     ],
     "edgecloud": [
         Source(
@@ -146,22 +152,7 @@ SOURCES: dict[str, list[Source]] = {
             {"size_json": SETTINGS["oasis"].size},
             {"dw_upper": ("bound", "job decomposition (oasis_dw)")},
         ),
-        Source(
-            "oasis_wide_lns.csv",
-            {"size_json": SETTINGS["oasis"].size},
-            {"objective": ("schedule", "wide neighbourhood search (oasis_wide_lns)")},
-        ),
-        Source(
-            "oasis_wide_lns_highs.csv",
-            {"size_json": SETTINGS["oasis"].size},
-            {
-                "bound": ("bound", "HiGHS (oasis_wide_lns --prove)"),
-                "objective": (
-                    "schedule",
-                    "HiGHS (oasis_wide_lns --prove)",
-                ),
-            },
-        ),
+        *wide_lns_sources("oasis", "oasis_wide_lns"),
     ],
 }
 

@@ -27,8 +27,9 @@ so under load a re-run may keep other schedules.
 ``--prove SECONDS`` asks the other side: does the bound close once HiGHS
 starts from the search's best schedule?  For each seed it reads
 ``<out>/<paper>_wide_lns/seed<S>.json``, checks it, and gives it to
-``solve_offline(inst, time_limit=SECONDS, start=..., threads=1)`` with the
-frontier's formulation (okita: v3; the default v1 has a far weaker bound); one row
+the frontier's formulation (``benchmarks.frontier.formulations``; okita:
+v3, whose bound is far stronger than the default v1's) with
+``time_limit=SECONDS``, ``start=...``, ``threads=1``; one row
 per (seed, start, time limit) in ``<out>/<paper>_wide_lns_highs.csv``
 (:data:`PROVE_COLUMNS`: ``start_from`` (``search``, or ``harness`` with
 ``--from harness``: the harness's start ``best_start`` instead, the
@@ -55,7 +56,7 @@ import json
 import math
 import os
 import time
-from dataclasses import dataclass, field
+from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
@@ -63,7 +64,7 @@ import pandas as pd
 
 import optsched
 from benchmarks.common import OUT, merge_into_csv
-from benchmarks.frontier import CSV, LADDERS, reference_row
+from benchmarks.frontier import CSV, LADDERS, formulations, reference_row
 from optsched.core.ratio import best_start
 
 
@@ -75,9 +76,9 @@ class Setup:
     ks: tuple[int, ...]  #: jobs freed per call, in turn
     quick_size: dict[str, Any]  #: ``--quick``: a size HiGHS proves in seconds
     quick_ks: tuple[int, ...]
-    formulation: str  #: the frontier CSV's formulation whose bound is the reference
-    #: ``solve_offline`` keywords of that formulation (``--prove`` solves it)
-    solve_kwargs: dict[str, Any] = field(default_factory=dict)
+    #: the frontier's formulation (``benchmarks.frontier.formulations``): its
+    #: CSV rows are the reference, and ``--prove`` solves it
+    formulation: str
 
 
 #: Per paper: the neighbourhood search and its sizes (oasis as measured on
@@ -91,7 +92,7 @@ SETUPS: dict[str, Setup] = {
     "okita": Setup(
         lns="optsched.okita.lns", ks=(2, 3, 4, 5),
         quick_size={"n_sites": 3, "n_jobs": 5, "n_slots": 20},
-        quick_ks=(2, 3), formulation="v3", solve_kwargs={"formulation": "v3"},
+        quick_ks=(2, 3), formulation="v3",
     ),
 }  # fmt: skip
 KEY = ["size_json", "seed", "call"]
@@ -231,8 +232,8 @@ def prove_seed(
     else:
         start = p.schedule_type.from_json((folder / f"seed{seed}.json").read_text())
     start_obj = float(p.check(inst, start).objective)
-    kwargs = SETUPS[paper].solve_kwargs
-    res = p.solve_offline(inst, time_limit=time_limit, start=start, threads=1, **kwargs)
+    solve = formulations(paper)[SETUPS[paper].formulation]
+    res = solve(inst, time_limit=time_limit, start=start, threads=1)
     obj = float(p.check(inst, res.schedule).objective)
     if not math.isclose(obj, float(res.objective), rel_tol=1e-6):
         raise RuntimeError(f"seed {seed}: checker {obj!r} != HiGHS {res.objective!r}")

@@ -12,8 +12,8 @@ import pandas as pd
 import pytest
 
 import optsched
+from benchmarks import frontier, wide_lns
 from benchmarks import oasis_wide_lns as owl
-from benchmarks import wide_lns
 
 DATA = Path(__file__).resolve().parents[1] / "benchmarks" / "data"
 
@@ -25,12 +25,43 @@ def _run(paper: str, argv: list[str]) -> int:
 
 
 @pytest.mark.parametrize("paper", sorted(wide_lns.SETUPS))
-def test_quick_run_keeps_checked_schedules_within_the_optimum(paper, tmp_path) -> None:
+def test_prove_solves_the_frontiers_formulation(paper) -> None:
+    """``--prove`` names a formulation the frontier has (so it solves what the
+    reference rows solved), and the frontier CSV has that formulation's rows
+    at the search's size for every seed of the committed search."""
+    name = wide_lns.SETUPS[paper].formulation
+    assert name in frontier.formulations(paper)
+    size = wide_lns.size_of(paper, quick=False)
+    csv = DATA / f"{paper}_wide_lns.csv"
+    seeds = sorted(set(pd.read_csv(csv)["seed"])) if csv.exists() else [0]
+    for seed in seeds:
+        ref = frontier.reference_row(
+            paper, size, name, int(seed), DATA / "frontier.csv"
+        )
+        assert math.isfinite(ref["bound"])
+
+
+@pytest.mark.parametrize("paper", sorted(wide_lns.SETUPS))
+def test_quick_run_keeps_checked_schedules_within_the_optimum(
+    paper, tmp_path, monkeypatch
+) -> None:
     """Every row's value is a checked schedule's: never worse than the start,
     never getting worse, never better than HiGHS's proven optimum of the
     instance; the saved schedule is checked again at the last row's value;
-    ``--prove`` from it proves the same optimum."""
+    ``--prove`` from it proves the same optimum, with the frontier's
+    formulation."""
     p = optsched.get_paper(paper)
+    called: list[str] = []
+    real = frontier.formulations(paper)
+
+    def spy(key: str) -> dict:
+        assert key == paper
+        return {
+            n: (lambda *a, _n=n, _f=f, **kw: called.append(_n) or _f(*a, **kw))
+            for n, f in real.items()
+        }
+
+    monkeypatch.setattr(wide_lns, "formulations", spy)
     sign = 1.0 if p.sense == "max" else -1.0  # sign * value: larger is better
     assert _run(paper, ["--quick", "--out", str(tmp_path)]) == 0
     df = pd.read_csv(tmp_path / f"{paper}_wide_lns.csv")
@@ -58,6 +89,7 @@ def test_quick_run_keeps_checked_schedules_within_the_optimum(paper, tmp_path) -
     assert ctrl["status"] == "optimal"
     assert ctrl["objective"] == pytest.approx(opt.objective, rel=1e-9)
     row = pr[pr["start_from"] == "search"].iloc[0]
+    assert called == [wide_lns.SETUPS[paper].formulation] * 2
     assert row["start_objective"] == df["objective"].iloc[-1]
     assert row["status"] == "optimal"
     assert row["objective"] == pytest.approx(opt.objective, rel=1e-9)
