@@ -5,7 +5,7 @@ VENV := .venv
 BIN := $(VENV)/bin
 STAMP := $(VENV)/.installed
 
-.PHONY: demo test test-fast lint browser docs figures figures-quick figures-report notebooks bench diagnoses clean
+.PHONY: demo test test-fast test-explore lint browser docs figures figures-quick figures-report notebooks bench diagnoses clean
 
 $(STAMP): pyproject.toml setup.py
 	test -x $(BIN)/python || $(PYTHON) -m venv $(VENV)
@@ -28,7 +28,7 @@ lint: $(STAMP)
 # a fixture or a figure quick run on one pytest-xdist worker).  Bytecode is
 # written even if PYTHONDONTWRITEBYTECODE is set: rewriting the asserts of
 # every test module again costs each worker seconds per run.
-test test-fast: export PYTHONDONTWRITEBYTECODE :=
+test test-fast test-explore: export PYTHONDONTWRITEBYTECODE :=
 
 # the full suite, what CI runs: lint, then every test and notebook on both
 # cores, with the 15 slowest tests listed at the end (the browser test of the
@@ -39,6 +39,11 @@ test: lint browser
 # the edit loop: unit, hypothesis and brute-force tests (not slow, no notebooks)
 test-fast: $(STAMP)
 	$(BIN)/python -m pytest -q -n 2 --dist loadgroup -m "not slow" tests
+
+# fresh random hypothesis examples (every other run draws the same ones, the
+# "ci" profile of tests/conftest.py): looks for new counterexamples
+test-explore: $(STAMP)
+	HYPOTHESIS_PROFILE=explore $(BIN)/python -m pytest -q -n 2 --dist loadgroup -m "not slow" tests
 
 # full runs (hours on 2 cores); claims kept in paper_figures/claims, README table rebuilt
 figures: $(STAMP)

@@ -30,6 +30,21 @@ A test is marked ``slow`` here when
 Nothing is timed at run time: when a test becomes slow, measure again and
 add it to :data:`SLOW_TESTS` (or its file to :data:`SLOW_FILES`).
 
+Hypothesis profiles
+-------------------
+Every run draws the same examples: the profile ``ci`` (loaded here, the
+default) seeds Hypothesis from a hash of each test function
+(``derandomize=True``) and keeps no example database, so ``make test``,
+``make test-fast`` and CI test the same examples on every run and machine
+(until the test or Hypothesis changes): a red run is red again, and a
+generator seed that a test cannot take shows up when the test is written,
+not in a later CI run.  ``make test-explore`` loads
+``explore`` instead (``HYPOTHESIS_PROFILE=explore``): fresh random examples
+on every run, five times as many where a test sets no ``max_examples``,
+to look for new counterexamples; a
+failure it finds is pinned with ``@example`` in its test.  A test that sets
+``derandomize`` itself keeps its own setting under both.
+
 xdist groups
 ------------
 ``make test`` distributes with ``--dist loadgroup``: tests without an
@@ -51,13 +66,25 @@ from __future__ import annotations
 import ast
 import fnmatch
 import inspect
+import os
 import warnings
 from collections.abc import Iterable
 from pathlib import Path
 
 import pytest
+from hypothesis import settings
 
 pytest_plugins = ["pytester"]  # tests/test_packaging.py runs the rules on a toy suite
+
+#: Hypothesis profiles (module docstring, "Hypothesis profiles").
+settings.register_profile("ci", derandomize=True, database=None, print_blob=True)
+settings.register_profile(
+    "explore",
+    derandomize=False,
+    max_examples=5 * settings.get_profile("default").max_examples,
+    print_blob=True,
+)
+settings.load_profile(os.environ.get("HYPOTHESIS_PROFILE", "ci"))
 
 #: Threshold (seconds, sequential run on the loaded machine) of rule 3.
 SLOW_S = 1.0
