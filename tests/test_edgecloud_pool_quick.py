@@ -9,25 +9,19 @@ from optsched.models import edgecloud as M
 
 from benchmarks import edgecloud_pool as P
 from optsched.core import solver
-from optsched.edgecloud.instance import EdgeCloudInstance, Job, Server
-from tests.edgecloud.instances import small, small_storage
+from optsched.edgecloud.instance import EdgeCloudInstance
+from tests.edgecloud.instances import one_server, small, small_storage
 
 
 def three_chunks() -> EdgeCloudInstance:
-    """One job of three chunks, two identical edge workers, one PS, ``T = 8``.
+    """One job of three chunks, two identical edge workers, one PS, ``T = 8``
+    (:func:`tests.edgecloud.instances.one_server`).
 
-    ``r = 1``, two slots per chunk on the edge (``E B = 4`` mini-batches at
-    ``n_j = 2``), edge delay 0 (ready in slot 1), cloud delay 10 (ready in
-    slot 11 > T: no cloud).  By hand: with migration the six slots of work fit
-    slots 1-3 of the two workers (``c = 3``, JCT 2); without it one worker
-    runs two chunks, four slots (``c = 4``, JCT 3).
+    By hand: with migration the six slots of work fit slots 1-3 of the two
+    workers (``c = 3``, JCT 2); without it one worker runs two chunks, four
+    slots (``c = 4``, JCT 3).
     """
-    job = Job(
-        arrival=1, chunks=3, minibatches=4, epochs=1, delay=(0, 10),
-        minibatch_hours=0.25, update_ms=0.0, model_mb=450.0, bandwidth_mbps=8.0,
-        worker_type=0, ps_type=0,
-    )  # fmt: skip
-    return EdgeCloudInstance(8, 2, 2, (Server(workers=(2, 0), ps=(1, 0)),), (job,))
+    return one_server(chunks=3, ps=1)
 
 
 def test_pool_relaxation_allows_migration_and_nothing_else_on_the_hand_instance():

@@ -12,19 +12,9 @@ import optsched
 from benchmarks import edgecloud_symmetry as S
 from optsched.core.ratio import best_start
 from optsched.edgecloud.check import check
-from optsched.edgecloud.instance import EdgeCloudInstance, Job, Server
+from optsched.edgecloud.instance import EdgeCloudInstance
 from optsched.edgecloud.schedule import EdgeCloudSchedule
-from tests.edgecloud.instances import small, small_storage
-
-
-def one_chunk() -> EdgeCloudInstance:
-    """One job of one two-slot chunk, two identical edge workers and two identical PSs."""
-    job = Job(
-        arrival=1, chunks=1, minibatches=4, epochs=1, delay=(0, 10),
-        minibatch_hours=0.25, update_ms=0.0, model_mb=450.0, bandwidth_mbps=8.0,
-        worker_type=0, ps_type=0,
-    )  # fmt: skip
-    return EdgeCloudInstance(8, 2, 2, (Server(workers=(2, 0), ps=(2, 0)),), (job,))
+from tests.edgecloud.instances import one_server, small, small_storage
 
 
 def violated(inst: EdgeCloudInstance, sched: EdgeCloudSchedule) -> list[str]:
@@ -46,7 +36,7 @@ def violated(inst: EdgeCloudInstance, sched: EdgeCloudSchedule) -> list[str]:
 def test_rows_cut_a_copy_and_keep_the_canonical_one_on_a_hand_instance():
     """The chunk on the second of two identical workers and the PS second of two violate
     the rows; the canonical copy (first worker, first PS) has the same JCT and meets them."""
-    inst = one_chunk()
+    inst = one_server(chunks=1, ps=2)  # one chunk, two identical workers and PSs
     assert inst.chunk_slots[0, 0] == 2  # the hand schedule's premise
     runs = [(0, 0, 1, 0, 1), (0, 0, 2, 0, 1)]
     ps = [(0, 1, 0, 1), (0, 2, 0, 1)]

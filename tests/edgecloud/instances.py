@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from optsched.edgecloud.instance import EdgeCloudInstance, generate
+from optsched.edgecloud.instance import EdgeCloudInstance, Job, Server, generate
 
 
 def small(seed: int) -> EdgeCloudInstance:
@@ -37,3 +37,19 @@ def small_storage(seed: int) -> EdgeCloudInstance:
         storage=True,
         storage_range=(60.0, 200.0),
     )
+
+
+def one_server(chunks: int, ps: int) -> EdgeCloudInstance:
+    """One job of ``chunks`` two-slot chunks on one edge server with two
+    identical workers and ``ps`` identical PSs, ``T = 8``.
+
+    ``r = 1``, two slots per chunk on the edge (``E B = 4`` mini-batches at
+    ``n_j = 2``), edge delay 0 (ready in slot 1), cloud delay 10 (ready in
+    slot 11 > T: no cloud).
+    """
+    job = Job(
+        arrival=1, chunks=chunks, minibatches=4, epochs=1, delay=(0, 10),
+        minibatch_hours=0.25, update_ms=0.0, model_mb=450.0, bandwidth_mbps=8.0,
+        worker_type=0, ps_type=0,
+    )  # fmt: skip
+    return EdgeCloudInstance(8, 2, 2, (Server(workers=(2, 0), ps=(ps, 0)),), (job,))
