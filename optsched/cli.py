@@ -56,6 +56,11 @@ EPILOG = (
 DEBUG_ENV = "OPTSCHED_DEBUG"
 
 
+#: Papers whose model has several formulations (``optsched.models.<key>.
+#: FORMULATIONS``; ``optsched solve --formulation``; a test keeps it in step).
+SOLVE_FORMULATIONS = ("asrpt", "edgecloud", "okita")
+
+
 class CliError(Exception):
     """A user error: printed as one line, exit code 2."""
 
@@ -331,6 +336,53 @@ def cmd_check(args: argparse.Namespace) -> int:
     return 0
 
 
+def _solve_options(
+    key: str, formulation: str | None, threads: int | None
+) -> dict[str, Any]:
+    """``solve_offline`` keywords of ``--formulation`` and ``--threads``.
+
+    Raises
+    ------
+    CliError
+        ``--formulation`` names none of the paper's formulations
+        (``optsched.models.<key>.FORMULATIONS``), or the paper has one.
+    """
+    options: dict[str, Any] = {} if threads is None else {"threads": threads}
+    if formulation is None:
+        return options
+    names = tuple(
+        getattr(importlib.import_module(f"optsched.models.{key}"), "FORMULATIONS", ())
+    )
+    if not names:
+        raise CliError(
+            f"--formulation: paper {key!r} has one formulation, got {formulation!r}"
+        )
+    if formulation not in names:
+        raise CliError(
+            f"--formulation: must be one of {', '.join(names)} for {key}, "
+            f"got {formulation!r}"
+        )
+    return {**options, "formulation": formulation}
+
+
+def _solve_start(p, inst, path: str | None):
+    """The MIP start: the schedule of ``--start`` (checked first), else the
+    paper's start rule (its best checked online schedule), never the model's."""
+    from .core.ratio import best_start
+
+    if path is None:
+        return best_start(p, inst)
+    sched = p.schedule_type.from_json(_read("schedule", path))
+    try:
+        p.check(inst, sched)
+    except InfeasibleScheduleError as exc:
+        raise CliError(
+            f"--start: {path!r} is not a feasible schedule of this instance: "
+            f"{_one_line(str(exc))}"
+        ) from None
+    return sched
+
+
 def cmd_solve(args: argparse.Namespace) -> int:
     """Solve the offline problem of an instance with HiGHS (``--confirm scip``: and SCIP)."""
     p = _paper(args.paper)
@@ -344,16 +396,15 @@ def cmd_solve(args: argparse.Namespace) -> int:
             check_confirm(confirm)  # pyscipopt missing: fail before the solve
         except ImportError as exc:
             raise CliError(f"--confirm {confirm}: {exc}") from None
+    options = _solve_options(p.key, args.formulation, args.threads)
     inst = _load_instance(p, args.instance)
     from .core.confirm import UnconfirmedWarning
-    from .core.ratio import best_start
 
-    # the MIP start: the paper's start rule (online runs), not the model's
-    start = best_start(p, inst)
+    start = _solve_start(p, inst, args.start)
     with warnings.catch_warnings(record=True) as caught:
         warnings.simplefilter("always", UnconfirmedWarning)
         res = p.solve_offline(
-            inst, time_limit=args.time_limit, start=start, confirm=confirm
+            inst, time_limit=args.time_limit, start=start, confirm=confirm, **options
         )
     unconfirmed = [w for w in caught if issubclass(w.category, UnconfirmedWarning)]
     for w in caught:
@@ -792,6 +843,26 @@ def _add_instance_commands(command: _Command, paper_help: str) -> None:
         "model with SCIP (one thread, the time left of --time-limit) and exit "
         "with an error if SCIP proves a different optimum (needs pyscipopt: "
         "pip install optsched[scip])",
+    )
+    s.add_argument(
+        "--formulation",
+        metavar="NAME",
+        help="the model's formulation, for the papers that have several "
+        f"({', '.join(SOLVE_FORMULATIONS)}: v1, v2 or v3; default: the model's "
+        "own, docs/ratios.md compares them)",
+    )
+    s.add_argument(
+        "--start",
+        metavar="SCHEDULE",
+        help="a schedule JSON file of this instance as MIP start and incumbent "
+        "of last resort, instead of the paper's start rule (its best online "
+        "schedule); checked first",
+    )
+    s.add_argument(
+        "--threads",
+        type=_int_at_least(1),
+        metavar="N",
+        help="HiGHS threads (default: HiGHS's own choice)",
     )
 
 

@@ -98,6 +98,7 @@ def test_read_only_output_folder(tmp_path, capsys):
         (["solve", "oasis", "i.json", "--time-limit", "-1"], "--time-limit"),
         (["solve", "oasis", "i.json", "--time-limit", "nan"], "--time-limit"),
         (["solve", "oasis", "i.json", "--time-limit", "inf"], "--time-limit"),
+        (["solve", "oasis", "i.json", "--threads", "0"], "--threads"),
         (["ratio", "oasis", "--time-limit", "0"], "--time-limit"),
         (["ratio", "oasis", "-n", "0"], "-n"),
         (["ratio", "oasis", "--workers", "0"], "--workers"),
