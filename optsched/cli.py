@@ -56,8 +56,8 @@ EPILOG = (
 DEBUG_ENV = "OPTSCHED_DEBUG"
 
 
-#: Papers whose model has several formulations (``optsched.models.<key>.
-#: FORMULATIONS``; ``optsched solve --formulation``; a test keeps it in step).
+#: Papers whose model has several formulations, for ``solve --formulation``.
+#: The model modules' ``FORMULATIONS`` name them; a test keeps this in step.
 SOLVE_FORMULATIONS = ("asrpt", "edgecloud", "okita")
 
 
