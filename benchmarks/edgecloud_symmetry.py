@@ -129,8 +129,13 @@ def canonical(inst: EdgeCloudInstance, sched: EdgeCloudSchedule) -> EdgeCloudSch
     return dataclasses.replace(sched, runs=runs, ps=ps)
 
 
-def add_symmetry_rows(model: pyo.ConcreteModel, inst: EdgeCloudInstance) -> None:
-    """Add ``sym_worker_order`` and ``sym_ps_order`` (module docstring) to ``model``."""
+def add_symmetry_rows(
+    model: pyo.ConcreteModel, inst: EdgeCloudInstance
+) -> dict[str, int]:
+    """Add ``sym_worker_order`` and ``sym_ps_order`` (module docstring) to ``model``.
+
+    Returns the number of rows of each (``worker_rows``, ``ps_rows``).
+    """
     x_on: dict[tuple[int, int], dict[int, list]] = defaultdict(
         lambda: defaultdict(list)
     )
@@ -150,18 +155,18 @@ def add_symmetry_rows(model: pyo.ConcreteModel, inst: EdgeCloudInstance) -> None
         range(len(worker_rows)),
         rule=lambda _, i: worker_rows[i][0] <= pyo.quicksum(worker_rows[i][1]),
     )
-    z_on: dict[tuple[int, int, int], dict[int, Any]] = defaultdict(dict)
+    z_on: dict[tuple[int, int], dict[int, dict[int, Any]]] = defaultdict(
+        lambda: defaultdict(dict)
+    )
     for j, s, p, t in model.Z:
         if s != inst.cloud:
-            z_on[s, p, t][j] = model.z[j, s, p, t]
+            z_on[s, p][t][j] = model.z[j, s, p, t]
     ps_rows: list[tuple[Any, list[Any]]] = []
     for s in range(inst.cloud):
         for pool in pools(inst.ps_types[s]):
             for prev, p in zip(pool, pool[1:], strict=False):
-                for (ss, pp, t), zs in list(z_on.items()):
-                    if (ss, pp) != (s, p):
-                        continue
-                    earlier = z_on.get((s, prev, t), {})
+                for t, zs in z_on[s, p].items():
+                    earlier = z_on[s, prev].get(t, {})
                     for j, z in zs.items():
                         ps_rows.append((z, [v for jj, v in earlier.items() if jj < j]))
     model.sym_ps_order = pyo.Constraint(
@@ -172,6 +177,7 @@ def add_symmetry_rows(model: pyo.ConcreteModel, inst: EdgeCloudInstance) -> None
             else ps_rows[i][0] <= 0
         ),
     )
+    return {"worker_rows": len(worker_rows), "ps_rows": len(ps_rows)}
 
 
 def solve_sym(
@@ -183,20 +189,24 @@ def solve_sym(
     verbose: bool = False,
     rows: bool = True,
     highs_seed: int = 0,
+    counts: dict[str, int] | None = None,
 ) -> OfflineResult:
     """(2) by HiGHS on v3 plus the symmetry rows (``rows=False``: v3 alone).
 
     The steps of ``optsched.models.edgecloud.solve_offline`` (the same
     builder, MIP start, bound and checker; with the rows the start is
     passed through :func:`canonical`); ``highs_seed`` is HiGHS's
-    ``random_seed`` (0: its default).
+    ``random_seed`` (0: its default).  ``counts``, when given, receives
+    the row counts of :func:`add_symmetry_rows` (untouched without the rows).
     """
     mapped = (lambda sched: canonical(inst, sched)) if rows else (lambda sched: sched)
 
     def build(deadline: Deadline) -> pyo.ConcreteModel:
         model = M.build_model(inst, deadline=deadline, formulation="v3")
         if rows:
-            add_symmetry_rows(model, inst)
+            found = add_symmetry_rows(model, inst)
+            if counts is not None:
+                counts.update(found)
         return model
 
     return certified_solve(
@@ -224,23 +234,16 @@ def row(
     inst = p.generate(seed, **size)
     start = best_start(p, inst)
     start_obj = float(check(inst, start).objective)
+    counts = {"worker_rows": 0, "ps_rows": 0}
     res = solve_sym(
         inst, time_limit=limit, start=start, threads=1,
-        rows=name == "v3_sym", highs_seed=highs_seed,
+        rows=name == "v3_sym", highs_seed=highs_seed, counts=counts,
     )  # fmt: skip
     obj = float(res.objective)
     if res.schedule is not None and not math.isclose(
         float(check(inst, res.schedule).objective), obj, abs_tol=1e-6
     ):
         raise RuntimeError(f"seed {seed} {name}: checker disagrees with {obj}")
-    counts = {"worker_rows": 0, "ps_rows": 0}
-    if name == "v3_sym":
-        model = M.build_model(inst, formulation="v3")
-        add_symmetry_rows(model, inst)
-        counts = {
-            "worker_rows": len(model.sym_worker_order),
-            "ps_rows": len(model.sym_ps_order),
-        }
     bound = float(res.bound)
     return {
         "n_jobs": size["n_jobs"], "n_servers": size["n_servers"], "seed": seed,
