@@ -30,7 +30,7 @@ Variables (all created only where the paper's domain allows them):
   only for ``r_j + Delta_js <= t <= T`` ((2i), (2k));
 * ``z[j, s, p, t]`` binary: PS ``p`` of ``s`` serves job ``j`` in slot ``t``,
   only for qualified PSs (``o_jsp = 1``) and ``r_j + Delta_js <= t <= T``;
-* ``zeta[j]`` binary ((2g)-(2h)); fixed to 0 when no cloud worker is usable;
+* ``zeta[j]`` binary ((2g)-(2h)); upper bound 0 when no cloud worker is usable;
 * ``u[j, t]`` binary: job ``j`` completes in slot ``t`` (``c_j = t``), only
   for ``t >= first_j``, the earliest completion over the usable servers;
 * ``st[j, d, t]`` in [0, 1]: a cloud chunk starts (0 -> 1) in slot ``t``.
@@ -286,18 +286,58 @@ def build_model(
             f"formulation: must be one of {FORMULATION_NAMES}, got {formulation!r}"
         )
     dl = Deadline(None) if deadline is None else deadline
-    T, c, J = inst.n_slots, inst.cloud, inst.n_jobs
-    r = inst.arrival
-    k0, k1 = inst.chunk_slots[:, 0], inst.chunk_slots[:, 1]
-    off = _chunk_offset(inst)
     usable, first = _usable(inst)
-    for j in range(J):
+    for j in range(inst.n_jobs):
         if not usable[j]:
             raise InvalidInstanceError(
-                f"n_slots: job {j} cannot complete by T = {T} on any server"
+                f"n_slots: job {j} cannot complete by T = {inst.n_slots} on any server"
             )
     use_storage = inst.storage if storage is None else bool(storage)
+    idx = _index(inst, usable, first, dl)
+    m = pyo.ConcreteModel(name="edgecloud_relaxed" if relax else "edgecloud")
+    m._edgecloud = {
+        "first": first,
+        "usable": usable,
+        "offset": _chunk_offset(inst),
+        "storage": use_storage,
+    }
+    _add_variables(m, idx, relax)
+    g = _group(m, inst, idx, dl)
+    r = inst.arrival
+    # objective (2)
+    m.obj = pyo.Objective(
+        expr=pyo.quicksum(
+            float(t - r[j]) * m.u[j, t] for j, t in dl.iterate(idx.u, "objective (2)")
+        ),
+        sense=pyo.minimize,
+    )
+    _add_chunk_rows(m, inst, g, dl)
+    _add_zeta_rows(m, inst, g, idx.cloud_usable, dl)
+    _add_cloud_rows(m, inst, idx.st, dl)
+    later = _add_completion_rows(m, inst, g, dl)
+    if use_storage:
+        _add_storage(m, inst, idx.x, later, dl)
+    _add_formulation(m, inst, formulation, idx.x, list(g.x_chunk), g.y_chunk_t, dl)
+    dl.check()
+    return m
 
+
+@dataclasses.dataclass
+class _Index:
+    """Index lists of the variables of :func:`build_model` (module docstring)."""
+
+    x: list[tuple[int, int, int, int]]
+    y: list[tuple[int, int, int, int, int]]
+    z: list[tuple[int, int, int, int]]
+    u: list[tuple[int, int]]
+    st: list[tuple[int, int, int]]
+    cloud_usable: list[bool]
+
+
+def _index(inst: EdgeCloudInstance, usable: list, first, dl: Deadline) -> _Index:
+    """Where the paper's domain allows each variable (module docstring)."""
+    T, c, J = inst.n_slots, inst.cloud, inst.n_jobs
+    off = _chunk_offset(inst)
     x_idx: list[tuple[int, int, int, int]] = []
     y_idx: list[tuple[int, int, int, int, int]] = []
     for j in range(J):
@@ -310,82 +350,99 @@ def build_model(
     z_idx: list[tuple[int, int, int, int]] = []
     for j, job in enumerate(inst.jobs):
         for s in range(c + 1):
-            ready = int(r[j] + inst.delay[j, s])
+            ready = int(inst.arrival[j] + inst.delay[j, s])
             if s == c:
                 ps = [j]
             else:
                 ps = [int(p) for p in np.flatnonzero(inst.ps_types[s] == job.ps_type)]
             z_idx.extend((j, s, p, t) for p in ps for t in range(ready, T + 1))
-    u_idx = [(j, t) for j in range(J) for t in range(int(first[j]), T + 1)]
-    cloud_usable = [any(s == c for s, *_ in usable[j]) for j in range(J)]
-    st_idx = [
-        (j, d, t) for j, d, s, w, t in y_idx if s == c
-    ]  # one start indicator per cloud run variable
+    return _Index(
+        x=x_idx,
+        y=y_idx,
+        z=z_idx,
+        u=[(j, t) for j in range(J) for t in range(int(first[j]), T + 1)],
+        # one start indicator per cloud run variable
+        st=[(j, d, t) for j, d, s, w, t in y_idx if s == c],
+        cloud_usable=[any(s == c for s, *_ in usable[j]) for j in range(J)],
+    )
 
+
+def _add_variables(m: pyo.ConcreteModel, idx: _Index, relax: bool) -> None:
+    """The sets and variables of the module docstring on ``m``.
+
+    ``zeta[j]`` of a job without a usable cloud worker gets the upper bound
+    0 (a bound, not ``fix(0)``: Pyomo's persistent HiGHS interface re-applies
+    a fixed variable's value as bounds when the solve begins, which drops
+    the MIP start; ``tests/core/test_solver_start_fixed.py``).
+    """
     bin_dom = pyo.UnitInterval if relax else pyo.Binary
-    m = pyo.ConcreteModel(name="edgecloud_relaxed" if relax else "edgecloud")
-    m._edgecloud = {
-        "first": first,
-        "usable": usable,
-        "offset": off,
-        "storage": use_storage,
-    }
-    m.X = pyo.Set(initialize=x_idx, dimen=4, ordered=True)
-    m.Y = pyo.Set(initialize=y_idx, dimen=5, ordered=True)
-    m.Z = pyo.Set(initialize=z_idx, dimen=4, ordered=True)
-    m.U = pyo.Set(initialize=u_idx, dimen=2, ordered=True)
-    m.ST = pyo.Set(initialize=st_idx, dimen=3, ordered=True)
-    m.J = pyo.Set(initialize=range(J), ordered=True)
+    m.X = pyo.Set(initialize=idx.x, dimen=4, ordered=True)
+    m.Y = pyo.Set(initialize=idx.y, dimen=5, ordered=True)
+    m.Z = pyo.Set(initialize=idx.z, dimen=4, ordered=True)
+    m.U = pyo.Set(initialize=idx.u, dimen=2, ordered=True)
+    m.ST = pyo.Set(initialize=idx.st, dimen=3, ordered=True)
+    m.J = pyo.Set(initialize=range(len(idx.cloud_usable)), ordered=True)
     m.x = pyo.Var(m.X, domain=bin_dom)
     m.y = pyo.Var(m.Y, domain=bin_dom)
     m.z = pyo.Var(m.Z, domain=bin_dom)
     m.u = pyo.Var(m.U, domain=bin_dom)
     m.zeta = pyo.Var(m.J, domain=bin_dom)
     m.st = pyo.Var(m.ST, domain=pyo.UnitInterval)
-    for j in range(J):
-        if not cloud_usable[j]:
-            m.zeta[j].fix(0)
+    for j, ok in enumerate(idx.cloud_usable):
+        if not ok:
+            m.zeta[j].setub(0)
 
-    # groupings
-    x_chunk: dict[tuple[int, int], list] = defaultdict(list)
-    x_chunk_edge: dict[tuple[int, int], list] = defaultdict(list)
-    for j, d, s, w in x_idx:
-        x_chunk[j, d].append(m.x[j, d, s, w])
+
+@dataclasses.dataclass
+class _Groups:
+    """The variables of :func:`build_model` grouped by the rows they enter."""
+
+    x_chunk: dict[tuple[int, int], list]
+    x_chunk_edge: dict[tuple[int, int], list]
+    y_chunk: dict[tuple[int, int], list]
+    y_chunk_t: dict[tuple[int, int, int], list]
+    y_job_t: dict[tuple[int, int], list]
+    y_worker_t: dict[tuple[int, int, int], list]
+    z_job_t: dict[tuple[int, int], list]
+    z_job_t_edge: dict[tuple[int, int], list]
+    z_ps_t: dict[tuple[int, int, int], list]
+
+
+def _group(
+    m: pyo.ConcreteModel, inst: EdgeCloudInstance, idx: _Index, dl: Deadline
+) -> _Groups:
+    """Group ``m``'s dispatch, run and PS variables by chunk, job, worker and slot."""
+    c = inst.cloud
+    g = _Groups(*(defaultdict(list) for _ in dataclasses.fields(_Groups)))
+    for j, d, s, w in idx.x:
+        g.x_chunk[j, d].append(m.x[j, d, s, w])
         if s != c:
-            x_chunk_edge[j, d].append(m.x[j, d, s, w])
-    y_chunk: dict[tuple[int, int], list] = defaultdict(list)
-    y_chunk_t: dict[tuple[int, int, int], list] = defaultdict(list)
-    y_job_t: dict[tuple[int, int], list] = defaultdict(list)
-    y_worker_t: dict[tuple[int, int, int], list] = defaultdict(list)
-    for j, d, s, w, t in dl.iterate(y_idx, "grouping the variables", every=4096):
+            g.x_chunk_edge[j, d].append(m.x[j, d, s, w])
+    for j, d, s, w, t in dl.iterate(idx.y, "grouping the variables", every=4096):
         v = m.y[j, d, s, w, t]
-        y_chunk[j, d].append(v)
-        y_chunk_t[j, d, t].append(v)
-        y_job_t[j, t].append(v)
+        g.y_chunk[j, d].append(v)
+        g.y_chunk_t[j, d, t].append(v)
+        g.y_job_t[j, t].append(v)
         if s != c:
-            y_worker_t[s, w, t].append(v)
-    z_job_t: dict[tuple[int, int], list] = defaultdict(list)
-    z_job_t_edge: dict[tuple[int, int], list] = defaultdict(list)
-    z_ps_t: dict[tuple[int, int, int], list] = defaultdict(list)
-    for j, s, p, t in z_idx:
+            g.y_worker_t[s, w, t].append(v)
+    for j, s, p, t in idx.z:
         v = m.z[j, s, p, t]
-        z_job_t[j, t].append(v)
+        g.z_job_t[j, t].append(v)
         if s != c:
-            z_job_t_edge[j, t].append(v)
-            z_ps_t[s, p, t].append(v)
-    chunks = list(x_chunk)
+            g.z_job_t_edge[j, t].append(v)
+            g.z_ps_t[s, p, t].append(v)
+    return g
 
-    # objective (2)
-    m.obj = pyo.Objective(
-        expr=pyo.quicksum(
-            float(t - r[j]) * m.u[j, t] for j, t in dl.iterate(u_idx, "objective (2)")
-        ),
-        sense=pyo.minimize,
-    )
 
+def _add_chunk_rows(
+    m: pyo.ConcreteModel, inst: EdgeCloudInstance, g: _Groups, dl: Deadline
+) -> None:
+    """(2b)-(2f): dispatch, no migration, work per chunk, worker and PS capacity."""
+    k0, k1 = inst.chunk_slots[:, 0], inst.chunk_slots[:, 1]
+    chunks = list(g.x_chunk)
     # (2c) one worker per chunk, no migration
     m.c2c_dispatch_once = dl.constraint(
-        chunks, rule=lambda _, j, d: pyo.quicksum(x_chunk[j, d]) == 1
+        chunks, rule=lambda _, j, d: pyo.quicksum(g.x_chunk[j, d]) == 1
     )
     m.c2c_no_migration = dl.constraint(
         m.Y, rule=lambda _, j, d, s, w, t: m.y[j, d, s, w, t] <= m.x[j, d, s, w]
@@ -394,50 +451,68 @@ def build_model(
     m.c2b_chunk_work = dl.constraint(
         chunks,
         rule=lambda _, j, d: (
-            pyo.quicksum(y_chunk[j, d]) >= int(k0[j]) - int(k0[j] - k1[j]) * m.zeta[j]
+            pyo.quicksum(g.y_chunk[j, d]) >= int(k0[j]) - int(k0[j] - k1[j]) * m.zeta[j]
         ),
     )
     # (2d) as (4b): one chunk per edge worker and slot
-    rows: list[tuple[int, ...]] = [key for key, vs in y_worker_t.items() if len(vs) > 1]
+    rows: list[tuple[int, ...]] = [
+        key for key, vs in g.y_worker_t.items() if len(vs) > 1
+    ]
     m.c2d_worker_capacity = dl.constraint(
-        rows, rule=lambda _, s, w, t: pyo.quicksum(y_worker_t[s, w, t]) <= 1
+        rows, rule=lambda _, s, w, t: pyo.quicksum(g.y_worker_t[s, w, t]) <= 1
     )
     # (2e) one PS in each training slot, at most one PS per job and slot
-    rows = [key for key, vs in z_job_t.items() if len(vs) > 1]
+    rows = [key for key, vs in g.z_job_t.items() if len(vs) > 1]
     m.c2e_one_ps = dl.constraint(
-        rows, rule=lambda _, j, t: pyo.quicksum(z_job_t[j, t]) <= 1
+        rows, rule=lambda _, j, t: pyo.quicksum(g.z_job_t[j, t]) <= 1
     )
     m.c2e_ps_when_training = dl.constraint(
-        list(y_chunk_t),
+        list(g.y_chunk_t),
         rule=lambda _, j, d, t: (
-            pyo.quicksum(y_chunk_t[j, d, t]) <= pyo.quicksum(z_job_t.get((j, t), []))
+            pyo.quicksum(g.y_chunk_t[j, d, t])
+            <= pyo.quicksum(g.z_job_t.get((j, t), []))
         ),
     )
     # (2f) an edge PS serves one job per slot
-    rows = [key for key, vs in z_ps_t.items() if len(vs) > 1]
+    rows = [key for key, vs in g.z_ps_t.items() if len(vs) > 1]
     m.c2f_ps_capacity = dl.constraint(
-        rows, rule=lambda _, s, p, t: pyo.quicksum(z_ps_t[s, p, t]) <= 1
+        rows, rule=lambda _, s, p, t: pyo.quicksum(g.z_ps_t[s, p, t]) <= 1
     )
-    # (2g)-(2h) zeta_j = 1 iff nothing of job j is on the edge
+
+
+def _add_zeta_rows(
+    m: pyo.ConcreteModel,
+    inst: EdgeCloudInstance,
+    g: _Groups,
+    cloud_usable: list[bool],
+    dl: Deadline,
+) -> None:
+    """(2g)-(2h): ``zeta_j = 1`` iff nothing of job ``j`` is on the edge."""
     m.c2h_zeta_edge_worker = dl.constraint(
-        list(x_chunk_edge),
-        rule=lambda _, j, d: m.zeta[j] + pyo.quicksum(x_chunk_edge[j, d]) <= 1,
+        list(g.x_chunk_edge),
+        rule=lambda _, j, d: m.zeta[j] + pyo.quicksum(g.x_chunk_edge[j, d]) <= 1,
     )
     m.c2h_zeta_edge_ps = dl.constraint(
-        list(z_job_t_edge),
-        rule=lambda _, j, t: m.zeta[j] + pyo.quicksum(z_job_t_edge[j, t]) <= 1,
+        list(g.z_job_t_edge),
+        rule=lambda _, j, t: m.zeta[j] + pyo.quicksum(g.z_job_t_edge[j, t]) <= 1,
     )
 
     def all_cloud(_, j):
-        edge = [v for (jj, _d), vs in x_chunk_edge.items() if jj == j for v in vs]
-        edge += [v for (jj, _t), vs in z_job_t_edge.items() if jj == j for v in vs]
+        edge = [v for (jj, _d), vs in g.x_chunk_edge.items() if jj == j for v in vs]
+        edge += [v for (jj, _t), vs in g.z_job_t_edge.items() if jj == j for v in vs]
         return m.zeta[j] + pyo.quicksum(edge) >= 1
 
     m.c2g_zeta_all_cloud = dl.constraint(
-        [j for j in range(J) if cloud_usable[j]], rule=all_cloud
+        [j for j in range(inst.n_jobs) if cloud_usable[j]], rule=all_cloud
     )
 
-    # Sec. III: no preemption in the cloud (at most one start per cloud chunk)
+
+def _add_cloud_rows(
+    m: pyo.ConcreteModel, inst: EdgeCloudInstance, st_idx: list, dl: Deadline
+) -> None:
+    """Sec. III: no preemption in the cloud (at most one start per cloud chunk)."""
+    c, off = inst.cloud, m._edgecloud["offset"]
+
     def cloud_start(_, j, d, t):
         w = int(off[j] + d)
         prev = m.y[j, d, c, w, t - 1] if (j, d, c, w, t - 1) in m.Y else 0
@@ -451,7 +526,17 @@ def build_model(
         list(st_chunk), rule=lambda _, j, d: pyo.quicksum(st_chunk[j, d]) <= 1
     )
 
-    # (2j) c_j = last slot with a run, by completion indicators
+
+def _add_completion_rows(
+    m: pyo.ConcreteModel, inst: EdgeCloudInstance, g: _Groups, dl: Deadline
+) -> Callable[[int, int], Any]:
+    """(2j): ``c_j`` = the last slot with a run, by completion indicators.
+
+    Returns ``later(j, t)`` = ``sum_{t' >= t} u[j, t']`` (``[t <= c_j]``),
+    which the storage rows use.
+    """
+    T, first = inst.n_slots, m._edgecloud["first"]
+
     def later(j: int, t: int):
         return pyo.quicksum(m.u[j, s] for s in range(max(t, int(first[j])), T + 1))
 
@@ -460,18 +545,14 @@ def build_model(
         rule=lambda _, j: pyo.quicksum(m.u[j, t] for t in range(first[j], T + 1)) == 1,
     )
     m.c2j_completion_upper = dl.constraint(
-        [key for key in y_chunk_t if key[2] > first[key[0]]],
-        rule=lambda _, j, d, t: pyo.quicksum(y_chunk_t[j, d, t]) <= later(j, t),
+        [key for key in g.y_chunk_t if key[2] > first[key[0]]],
+        rule=lambda _, j, d, t: pyo.quicksum(g.y_chunk_t[j, d, t]) <= later(j, t),
     )
     m.c2j_completion_lower = dl.constraint(
-        m.U, rule=lambda _, j, t: m.u[j, t] <= pyo.quicksum(y_job_t.get((j, t), []))
+        m.U,
+        rule=lambda _, j, t: m.u[j, t] <= pyo.quicksum(g.y_job_t.get((j, t), [])),
     )
-
-    if use_storage:
-        _add_storage(m, inst, x_idx, later, dl)
-    _add_formulation(m, inst, formulation, x_idx, chunks, y_chunk_t, dl)
-    dl.check()
-    return m
+    return later
 
 
 def _add_formulation(m, inst, formulation, x_idx, chunks, y_chunk_t, dl) -> None:
@@ -686,8 +767,7 @@ def start_values(
     for (j, d), slots in cloud_slots.items():
         put(model.st, (j, d, min(slots)))
     for j in range(inst.n_jobs):
-        if not model.zeta[j].fixed:
-            values[model.zeta[j]] = float(bool(sched.zeta[j]))
+        values[model.zeta[j]] = float(bool(sched.zeta[j]))
         put(model.u, (j, int(completion[j])))
     if hasattr(model, "W"):  # formulation v2: running work and completion
         for (j, d, t), v in model.W.items():

@@ -143,6 +143,16 @@ class RestrictedPricer(DPPricer):
         return math.inf if self.force else self.zeta1
 
 
+def _pruned(L: float, incumbent: float) -> bool:
+    """Whether a node with bound ``L`` is closed without branching.
+
+    ``L = inf``: the node holds no schedule.  Otherwise the JCT is an
+    integer, so a node is closed once its bound rounded up reaches the
+    incumbent (``L = -inf``, a node whose pricing gave no bound, never is).
+    """
+    return L == math.inf or (L > -math.inf and math.ceil(L - 1e-6) >= incumbent)
+
+
 def _compatible(col: Column, restr: Restrictions) -> bool:
     """Whether ``col`` meets its job's restrictions."""
     forbid, force = restr.get(col.job, _NONE)
@@ -252,8 +262,8 @@ def branch_and_price(
         if not converged:  # time ran out inside: the node stays open
             heapq.heappush(heap, (L, tie, restr))
             break
-        if (math.isfinite(L) and math.ceil(L - 1e-6) >= incumbent) or L == math.inf:
-            pass  # pruned by the incumbent (or no schedule at all)
+        if _pruned(L, incumbent):
+            pass
         elif uses is None:  # an artificial column at convergence: not branched
             heapq.heappush(heap, (L, count, None))  # (its L stays a valid bound)
             count += 1

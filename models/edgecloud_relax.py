@@ -152,6 +152,7 @@ excluded server (``docs/edgecloud.md``, "Storage extension").
 from __future__ import annotations
 
 from collections import defaultdict
+from typing import Any
 
 import numpy as np
 import pyomo.environ as pyo
@@ -261,7 +262,7 @@ def build_ilp4(
         objective ``obj``.  Constraint names carry the equation numbers.
     """
     a = chunk_share(inst, rate, speed)
-    T, c = inst.n_slots, inst.cloud
+    T = inst.n_slots
     cols = _columns(inst, ps=ps, zeta_one=zeta_one, window="delay")
     dom = pyo.UnitInterval if relax else pyo.Binary
     m = pyo.ConcreteModel(name="edgecloud_ilp4" + ("_lp" if relax else ""))
@@ -311,10 +312,22 @@ def build_ilp4(
             ),
             doc="(4e): a chunk trains on at most one worker per slot",
         )
-    if not ps:
-        return m
+    if ps:
+        ps_of, zcols = _add_ps4(m, inst, by_chunk_slot, dom)
+        if not zeta_one:
+            _add_zeta4(m, inst, cols, zcols, by_chunk_slot, ps_of, dom)
+    return m
 
-    # PS variables: qualified edge PSs and one virtual cloud PS (index j) per job.
+
+def _add_ps4(
+    m: pyo.ConcreteModel, inst: EdgeCloudInstance, by_chunk_slot: dict, dom: Any
+) -> tuple[dict, list]:
+    """PS variables ``zps`` and rows (4c), (4d) of :func:`build_ilp4`.
+
+    Qualified edge PSs and one virtual cloud PS (index ``j``) per job.
+    Returns the PS columns per ``(job, slot)`` and the list of PS columns.
+    """
+    T, c, r = inst.n_slots, inst.cloud, inst.arrival
     zcols = []
     for j, job in enumerate(inst.jobs):
         for s in range(c + 1):
@@ -351,9 +364,20 @@ def build_ilp4(
         rule=lambda _, s, p, t: sum(m.zps[zc] for zc in ps_load[s, p, t]) <= 1,
         doc="(4d): one job per edge PS and slot",
     )
-    if zeta_one:
-        return m
+    return ps_of, zcols
 
+
+def _add_zeta4(
+    m: pyo.ConcreteModel,
+    inst: EdgeCloudInstance,
+    cols: list,
+    zcols: list,
+    by_chunk_slot: dict,
+    ps_of: dict,
+    dom: Any,
+) -> None:
+    """``zeta`` and rows (4f), (4g) of :func:`build_ilp4` (Eq. (1)'s rate class)."""
+    c = inst.cloud
     m.zeta = pyo.Var(range(inst.n_jobs), domain=dom)
 
     def zeta0_runs(_, j, d, t):
@@ -397,7 +421,6 @@ def build_ilp4(
     m.c4f_all_cloud = pyo.Constraint(
         range(inst.n_jobs), rule=all_cloud, doc="(4f): zeta_j = 1 if all in the cloud"
     )
-    return m
 
 
 def _storage(inst: EdgeCloudInstance) -> tuple[dict[int, float], list[float]]:

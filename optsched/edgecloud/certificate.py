@@ -192,44 +192,18 @@ def _fifo_release(tr: pd.DataFrame, cloud: int) -> bool:
     )
 
 
-def certificate(
-    inst: EdgeCloudInstance,
-    sched: EdgeCloudSchedule,
-    *,
-    eps: float = 0.0,
-    beta_mode: str = "final",
-) -> Certificate:
-    """The dual point (alpha, beta) of A_online's run ``sched`` on ``inst``.
+def _paper_point(
+    tr: pd.DataFrame, dinst: EdgeCloudInstance, beta_mode: str
+) -> tuple[dict[tuple[int, int], float], dict[tuple[int, int, int], float]]:
+    """The paper's dual point from A_online's trace (unscaled, ``eps = 0`` form).
 
-    Parameters
-    ----------
-    inst
-        The instance at speed 1 (as passed to :func:`a_online`).
-    sched
-        ``a_online(inst, speed=1 + eps)`` (its ``meta["trace"]`` is read).
-    eps
-        Speed augmentation; must match ``sched.meta["speed"] = 1 + eps``.
-        ``eps = 0`` evaluates dual (6), ``eps > 0`` dual (11).
-    beta_mode
-        ``"final"`` (completion after all postponements, Lemma 4) or
-        ``"dispatch"`` (planned completion at dispatch, Alg. 4 line 8).
+    ``alpha[j, d]`` per chunk; ``beta[s, w, t]`` sums the weights of the
+    chunks on worker ``(s, w)`` from their arrival to their completion
+    (``beta_mode``), cloud workers remapped to the chunk's virtual worker
+    (reading 3).
     """
-    if not eps >= 0:
-        raise ValueError(f"eps: must be >= 0, got {eps!r}")
-    speed = 1.0 + float(eps)
-    if not np.isclose(float(sched.meta.get("speed", 1.0)), speed):
-        raise ValueError(
-            f"sched was run at speed {sched.meta.get('speed')}, expected {speed}"
-        )
-    if beta_mode not in ("final", "dispatch"):
-        raise ValueError(f"beta_mode: 'final' or 'dispatch', got {beta_mode!r}")
-    tr: pd.DataFrame = sched.meta["trace"]
-    dinst = _dual_instance(inst, sched, speed)
     c = dinst.cloud
     off = np.concatenate(([0], np.cumsum(dinst.D))).astype(int)
-    r, D = dinst.arrival.astype(float), dinst.D.astype(float)
-
-    # ---- the paper's point (unscaled, eps = 0 form)
     alpha = {
         (int(j), int(d)): float(a)
         for j, d, a in zip(tr.job, tr.chunk, tr.alpha, strict=True)
@@ -243,10 +217,25 @@ def certificate(
         for t in range(int(a0), int(c_jd) + 1):
             key = (int(s), ww, t)
             beta[key] = beta.get(key, 0.0) + float(wt)
-    sum_alpha = float(sum(alpha.values()))
-    sum_beta = float(sum(beta.values()))
+    return alpha, beta
 
-    # ---- rows (6a) of build_dual6(dinst) (== (11a) times (1 + eps))
+
+def _rows_6a(
+    tr: pd.DataFrame,
+    dinst: EdgeCloudInstance,
+    alpha: dict[tuple[int, int], float],
+    beta: dict[tuple[int, int, int], float],
+    speed: float,
+) -> tuple[int, np.ndarray, pd.DataFrame]:
+    """Rows (6a) of ``build_dual6(dinst)`` (== (11a) times ``1 + eps``) at the point.
+
+    Returns the number of rows, every row's excess (left side minus right
+    side, divided by ``speed``: the rows of (11a)) and the violated rows,
+    most violated first.
+    """
+    c = dinst.cloud
+    off = np.concatenate(([0], np.cumsum(dinst.D))).astype(int)
+    r, D = dinst.arrival.astype(float), dinst.D.astype(float)
     cols = np.array(_columns(dinst, ps=False, zeta_one=False, window="delay"))
     a = chunk_share(dinst, "slots")
     j, d, s, w, t, z = cols.T
@@ -284,6 +273,47 @@ def certificate(
             "own": own,  # the row's worker is the one the chunk was given
         }
     ).sort_values("excess", ascending=False, ignore_index=True)
+    return len(cols), excess, violations
+
+
+def certificate(
+    inst: EdgeCloudInstance,
+    sched: EdgeCloudSchedule,
+    *,
+    eps: float = 0.0,
+    beta_mode: str = "final",
+) -> Certificate:
+    """The dual point (alpha, beta) of A_online's run ``sched`` on ``inst``.
+
+    Parameters
+    ----------
+    inst
+        The instance at speed 1 (as passed to :func:`a_online`).
+    sched
+        ``a_online(inst, speed=1 + eps)`` (its ``meta["trace"]`` is read).
+    eps
+        Speed augmentation; must match ``sched.meta["speed"] = 1 + eps``.
+        ``eps = 0`` evaluates dual (6), ``eps > 0`` dual (11).
+    beta_mode
+        ``"final"`` (completion after all postponements, Lemma 4) or
+        ``"dispatch"`` (planned completion at dispatch, Alg. 4 line 8).
+    """
+    if not eps >= 0:
+        raise ValueError(f"eps: must be >= 0, got {eps!r}")
+    speed = 1.0 + float(eps)
+    if not np.isclose(float(sched.meta.get("speed", 1.0)), speed):
+        raise ValueError(
+            f"sched was run at speed {sched.meta.get('speed')}, expected {speed}"
+        )
+    if beta_mode not in ("final", "dispatch"):
+        raise ValueError(f"beta_mode: 'final' or 'dispatch', got {beta_mode!r}")
+    tr: pd.DataFrame = sched.meta["trace"]
+    dinst = _dual_instance(inst, sched, speed)
+    c = dinst.cloud
+    alpha, beta = _paper_point(tr, dinst, beta_mode)
+    sum_alpha = float(sum(alpha.values()))
+    sum_beta = float(sum(beta.values()))
+    n_rows, excess, violations = _rows_6a(tr, dinst, alpha, beta, speed)
     # least extra beta' per row key that makes every row feasible
     repair = (
         violations.groupby(["server", "worker", "slot"]).excess.max().sum()
@@ -312,8 +342,8 @@ def certificate(
         lemma4_gap=sum_alpha - sum_beta,
         dual_objective=float(dual_obj),
         max_violation=float(max(excess.max(initial=0.0), 0.0)),
-        n_rows=len(cols),
-        n_violated=int(bad.sum()),
+        n_rows=n_rows,
+        n_violated=len(violations),
         violations=violations,
         repair_cost=float(repair),
         repaired_objective=float(dual_obj - repair),

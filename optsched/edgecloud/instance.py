@@ -528,6 +528,86 @@ EDGE_DELAY = (1, 4)  # Delta_js, slots, edge servers
 CLOUD_DELAY = (10, 15)  # Delta_js, slots, the cloud
 
 
+def _check_draw_args(
+    max_chunks: int | None,
+    workers_per_server: tuple[int, ...],
+    ps_per_server: tuple[int, int],
+    slot_hours: float,
+    arrival_window: float,
+) -> None:
+    """:func:`generate`'s arguments that no draw depends on, checked by name."""
+    if max_chunks is not None:
+        as_int(max_chunks, "max_chunks", lo=1, hi=MAX_COUNT)
+    for name, units in (
+        ("workers_per_server", workers_per_server),
+        ("ps_per_server", ps_per_server),
+    ):
+        for k, u in enumerate(units):
+            as_size(u, f"{name}[{k}]", MAX_UNITS, why="MAX_UNITS")
+    as_float(slot_hours, "slot_hours", lo=0.0, lo_open=True)
+    as_float(arrival_window, "arrival_window", lo=0.0, lo_open=True, hi=1.0)
+
+
+def _draw_server(
+    rng: np.random.Generator,
+    n_wt: int,
+    n_pt: int,
+    workers_per_server: tuple[int, ...],
+    ps_per_server: tuple[int, int],
+    storage: bool,
+    storage_range: tuple[float, float],
+) -> Server:
+    """One edge server of :func:`generate`: ``W_s``, ``P_s``, their types, ``U_s``."""
+    W = int(rng.choice(workers_per_server))
+    P = int(rng.integers(ps_per_server[0], ps_per_server[1] + 1))
+    U = float(rng.uniform(*storage_range)) if storage else None
+    return Server(
+        workers=tuple(
+            int(c) for c in np.bincount(rng.integers(n_wt, size=W), minlength=n_wt)
+        ),
+        ps=tuple(
+            int(c) for c in np.bincount(rng.integers(n_pt, size=P), minlength=n_pt)
+        ),
+        storage_mb=U,
+    )
+
+
+def _draw_job(
+    rng: np.random.Generator,
+    arrival: int,
+    S_e: int,
+    n_wt: int,
+    n_pt: int,
+    type_bw: np.ndarray,
+    max_chunks: int | None,
+    storage: bool,
+) -> Job:
+    """One job of :func:`generate` arriving in slot ``arrival`` (Sec. V-A's ranges)."""
+    names = list(MODELS)
+    model = names[int(rng.integers(len(names)))]
+    dataset, D, B = MODELS[model]
+    D = D if max_chunks is None else min(D, max_chunks)
+    wt = int(rng.integers(n_wt))
+    return Job(
+        arrival=arrival,
+        chunks=D,
+        minibatches=B,
+        epochs=int(rng.integers(20, 61)),
+        minibatch_hours=float(rng.uniform(0.001, 0.05)),
+        update_ms=float(rng.uniform(10.0, 100.0)),
+        model_mb=float(rng.uniform(30.0, 575.0)),
+        bandwidth_mbps=float(type_bw[wt]),
+        worker_type=wt,
+        ps_type=int(rng.integers(n_pt)),
+        delay=tuple(
+            int(d) for d in rng.integers(EDGE_DELAY[0], EDGE_DELAY[1] + 1, size=S_e)
+        )
+        + (int(rng.integers(CLOUD_DELAY[0], CLOUD_DELAY[1] + 1)),),
+        model=model,
+        chunk_mb=DATASET_MB[dataset] / D if storage else 0.0,
+    )
+
+
 def generate(
     seed: int = 0,
     n_jobs: int = 10,
@@ -587,69 +667,29 @@ def generate(
     J = as_int(n_jobs, "n_jobs", lo=0)
     S_e = as_int(n_servers, "n_servers", lo=0)
     T = as_int(n_slots, "n_slots", lo=1)
-    if max_chunks is not None:
-        as_int(max_chunks, "max_chunks", lo=1, hi=MAX_COUNT)
-    for name, units in (
-        ("workers_per_server", workers_per_server),
-        ("ps_per_server", ps_per_server),
-    ):
-        for k, u in enumerate(units):
-            as_size(u, f"{name}[{k}]", MAX_UNITS, why="MAX_UNITS")
-    as_float(slot_hours, "slot_hours", lo=0.0, lo_open=True)
-    as_float(arrival_window, "arrival_window", lo=0.0, lo_open=True, hi=1.0)
+    _check_draw_args(
+        max_chunks, workers_per_server, ps_per_server, slot_hours, arrival_window
+    )
     n_wt = int(rng.integers(8, 11)) if n_worker_types is None else n_worker_types
     n_pt = int(rng.integers(8, 11)) if n_ps_types is None else n_ps_types
     as_size(n_wt, "n_worker_types", MAX_TYPES, lo=1, why="MAX_TYPES")
     as_size(n_pt, "n_ps_types", MAX_TYPES, lo=1, why="MAX_TYPES")
-    servers = []
-    for _ in range(S_e):
-        W = int(rng.choice(workers_per_server))
-        P = int(rng.integers(ps_per_server[0], ps_per_server[1] + 1))
-        U = float(rng.uniform(*storage_range)) if storage else None
-        servers.append(
-            Server(
-                workers=tuple(
-                    int(c)
-                    for c in np.bincount(rng.integers(n_wt, size=W), minlength=n_wt)
-                ),
-                ps=tuple(
-                    int(c)
-                    for c in np.bincount(rng.integers(n_pt, size=P), minlength=n_pt)
-                ),
-                storage_mb=U,
-            )
+    servers = [
+        _draw_server(
+            rng, n_wt, n_pt, workers_per_server, ps_per_server, storage, storage_range
         )
+        for _ in range(S_e)
+    ]
     type_bw = rng.uniform(100.0, 5.0 * 1024.0, size=n_wt)
     last = max(1, math.ceil(arrival_window * T))
     arrivals = np.sort(rng.integers(1, last + 1, size=J))
-    names = list(MODELS)
     jobs, redraws = [], 0
     for r in arrivals:
         for _attempt in range(max_redraws + 1):
-            model = names[int(rng.integers(len(names)))]
-            dataset, D, B = MODELS[model]
-            D = D if max_chunks is None else min(D, max_chunks)
-            wt = int(rng.integers(n_wt))
-            job = Job(
-                arrival=int(r),
-                chunks=D,
-                minibatches=B,
-                epochs=int(rng.integers(20, 61)),
-                minibatch_hours=float(rng.uniform(0.001, 0.05)),
-                update_ms=float(rng.uniform(10.0, 100.0)),
-                model_mb=float(rng.uniform(30.0, 575.0)),
-                bandwidth_mbps=float(type_bw[wt]),
-                worker_type=wt,
-                ps_type=int(rng.integers(n_pt)),
-                delay=tuple(
-                    int(d)
-                    for d in rng.integers(EDGE_DELAY[0], EDGE_DELAY[1] + 1, size=S_e)
-                )
-                + (int(rng.integers(CLOUD_DELAY[0], CLOUD_DELAY[1] + 1)),),
-                model=model,
-                chunk_mb=DATASET_MB[dataset] / D if storage else 0.0,
+            job = _draw_job(rng, int(r), S_e, n_wt, n_pt, type_bw, max_chunks, storage)
+            k = math.ceil(
+                job.epochs * job.minibatches / job.throughput(True, slot_hours) - EPS
             )
-            k = math.ceil(job.epochs * B / job.throughput(True, slot_hours) - EPS)
             if job.arrival + job.delay[-1] + k - 1 <= T:
                 break
             redraws += 1

@@ -10,7 +10,10 @@ bound clears the solution set before.  Passing ``auto_updates={
 "update_parameters": False}`` to the solve that follows ``set_instance``
 keeps the start (the model was loaded just before, nothing to update);
 that one-line change in ``core/solver.py`` changes the digest of every
-recorded figure, so it waits for a full re-recording.  The known answer
+recorded figure, so it waits for a full re-recording.  Until then the
+models restrict by bounds: models/oasis_window.py, and models/edgecloud.py
+for ``zeta`` of a job that cannot use the cloud
+(``tests/edgecloud/test_edgecloud_milp.py``).  The known answer
 is the start's own value: with no branching node, no heuristic and no
 presolve, HiGHS's incumbent is the start or nothing.
 """

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import dataclasses
 import itertools
 import math
 
@@ -531,3 +532,35 @@ def test_relabel_chunks_keeps_the_value_and_meets_the_chunk_order(seed):
     model = build_model(inst, formulation="v3")
     _assert_point_feasible(model, start_values(model, inst, sched))
     assert pyo.value(model.obj) == check(inst, sched).objective
+
+
+@pytest.mark.parametrize("seed", range(3))
+def test_a_job_without_the_cloud_keeps_the_mip_start(seed):
+    """``zeta_j`` of a job that cannot finish in the cloud is bounded, not fixed.
+
+    A fixed variable makes Pyomo's persistent HiGHS interface re-apply its
+    bounds when the solve begins, which drops the MIP start
+    (``tests/core/test_solver_start_fixed.py``).  With the root node only,
+    no heuristic and no presolve, HiGHS's incumbent can only be the start:
+    the known answer is the start's checked JCT (with ``fix(0)`` these
+    solves ended without any solution).
+    """
+    from optsched.edgecloud.paper import default_start
+
+    inst = generate(seed, 6, 1, 14, max_chunks=2, slot_hours=24,
+                    n_worker_types=1, n_ps_types=1)  # fmt: skip
+    jobs = list(inst.jobs)  # job 0's cloud is ready only after T
+    jobs[0] = dataclasses.replace(jobs[0], delay=jobs[0].delay[:-1] + (inst.n_slots,))
+    inst = dataclasses.replace(inst, jobs=tuple(jobs))
+    model = build_model(inst)
+    assert model.zeta[0].ub == 0 and not any(
+        v.fixed for v in model.component_data_objects(pyo.Var)
+    )
+    start = default_start(inst)
+    value = check(inst, start).objective
+    assert start.zeta[0] == 0
+    root_only = {"mip_max_nodes": 0, "mip_heuristic_effort": 0.0, "presolve": "off"}
+    res = solve(
+        model, threads=1, options=root_only, start=start_values(model, inst, start)
+    )
+    assert res.has_solution and res.objective == pytest.approx(value)
