@@ -569,6 +569,22 @@ def build_model(
         doc="epigraph of (T_i / S) |Pi_i| / V_i, computation term of (14)",
     )
 
+    _add_assignment_rows(m, data)
+    slow_jobs = _add_communication(m, inst, w, gigabits, domain)
+    _add_symmetry_rows(m, inst, slow_jobs, symmetry)
+    _add_oa_cuts(m, cuts)
+    m.obj = pyo.Objective(
+        expr=sum(m.theta[i] + m.comm[i] for i in m.I),
+        sense=pyo.minimize,
+        doc="(8)/(14) average JCT (1/S) sum_i T_i (l_i^[p] + l_i^[c])",
+    )
+    return m
+
+
+def _add_assignment_rows(m: pyo.ConcreteModel, data: _P1Data) -> None:
+    """(8b)-(8d), (13) and the valid rows on ``V`` and ``theta`` given ``K_i``."""
+    rho = data.rho
+    K = rho.shape[1]
     # (8b)-(8d)
     m.c8b_one_hot = pyo.Constraint(
         m.I,
@@ -620,6 +636,20 @@ def build_model(
         doc="valid: (T_i / S) |Pi_i| / V_i >= (T_i / S) |Pi_i| / hi_i(K_i)",
     )
 
+
+def _add_communication(
+    m: pyo.ConcreteModel,
+    inst: HeteroInstance,
+    w: np.ndarray,
+    gigabits: np.ndarray,
+    domain: Any,
+) -> list[int]:
+    """(5)-(6): the bottleneck link's variables, rows and the expression ``comm``.
+
+    Returns the jobs whose bottleneck can be the slow link.
+    """
+    S, K = m._hetero_p1.rho.shape
+    M = m._hetero_p1.n_max
     # (5)-(6) communication
     r_fast = max(inst.intra_gbps, inst.inter_gbps)
     r_slow = min(inst.intra_gbps, inst.inter_gbps)
@@ -690,6 +720,16 @@ def build_model(
         m.I, rule=comm_rule, doc="(6) (T_i / S) l_i^[c] in objective units"
     )
 
+    return slow_jobs
+
+
+def _add_symmetry_rows(
+    m: pyo.ConcreteModel, inst: HeteroInstance, slow_jobs: list[int], symmetry: bool
+) -> None:
+    """``sym_workers`` and ``sym_jobs`` (module docstring; empty sets without ``symmetry``)."""
+    data = m._hetero_p1
+    rho = data.rho
+    S = rho.shape[0]
     # symmetry breaking
     worker_pairs: list[tuple[int, int]] = []
     job_pairs: list[tuple[int, int]] = []
@@ -716,6 +756,11 @@ def build_model(
         doc="symmetry: V_i >= V_j for identical jobs i < j",
     )
 
+
+def _add_oa_cuts(m: pyo.ConcreteModel, cuts: int | Sequence[Sequence[float]]) -> None:
+    """Initial tangents of the computation term of (14) (``oa_cuts``)."""
+    data = m._hetero_p1
+    S, M = data.rho.shape[0], data.n_max
     # outer approximation of (T_i / S) |Pi_i| / V_i
     m.oa_cuts = pyo.ConstraintList(doc="tangent cuts of the computation term of (14)")
     for i in range(S):
@@ -725,13 +770,6 @@ def build_model(
         else:
             pts = [float(x) for x in cuts[i]]
         add_tangent_cuts(m, i, [hi, *pts])
-
-    m.obj = pyo.Objective(
-        expr=sum(m.theta[i] + m.comm[i] for i in m.I),
-        sense=pyo.minimize,
-        doc="(8)/(14) average JCT (1/S) sum_i T_i (l_i^[p] + l_i^[c])",
-    )
-    return m
 
 
 def extract_schedule(

@@ -18,19 +18,13 @@ MAX_LINES = 120
 
 #: ``path::qualified name`` -> why it stays longer than :data:`MAX_LINES`.
 ALLOWED: dict[str, str] = {
-    "models/hetero.py::build_model": "one Pyomo model, constraint families "
-    "named by equation number in one place (models/ is another helper's part)",
     "models/oasis.py::build_model": "one Pyomo model, constraints (1)-(13) in "
     "order beside the paper",
     "models/okita.py::build_model": "one Pyomo model, constraints (2a)-(5b) in "
     "order beside the paper",
     "optsched/hetero/_market_nb.py::market_core": "numba-compiled market loop; "
     "splitting adds call overhead in the hot loop",
-    "optsched/asrpt/instance.py::generate": "the paper's workload generator, "
-    "one step per line with its source",
     "optsched/okita/instance.py::generate": "Sec. V-A's generator, one "
-    "parameter per line with its source",
-    "optsched/hetero/instance.py::generate": "Sec. VI-A's generator, one "
     "parameter per line with its source",
 }
 

@@ -625,54 +625,130 @@ def generate(
     rng = np.random.default_rng(seed)
     if trace is None and calibrate is not None:
         slot = 1.0 if slot is None else slot
-        n_total, split = 5 * n_jobs, 4 * n_jobs
-        rows = _calibrated_jobs(
-            rng,
-            n_total,
-            n_groups=max(2, n_jobs // 5),
-            marginals=trace_marginals(calibrate, train_share),
-            single_gpu_share=single_gpu_share,
-            max_gpus=min(gpus_per_server, 8),
-            repeat=0.6,
-        )
-        rows["gpus"] = rows["gpus"].clip(upper=n_servers * gpus_per_server)
-        gaps = rows["gap"].to_numpy().copy()
-        gaps[0] = 0.0
-        t = np.cumsum(gaps) * calibrate_gpus / (n_servers * gpus_per_server)
-        rows["arrival"] = np.floor((t - t[split]) * scale / slot).astype(np.int64)
+        rows, split = _calibrated_window(
+            rng, n_jobs, cluster, calibrate, calibrate_gpus, train_share,
+            single_gpu_share, scale, slot,
+        )  # fmt: skip
     elif trace is None:
         slot = 60.0 if slot is None else slot
-        n_total = 5 * n_jobs
-        rows = _synthetic_jobs(
-            rng,
-            n_total,
-            n_groups=max(2, n_jobs // 5),
-            single_gpu_share=0.5 if single_gpu_share is None else single_gpu_share,
-            max_gpus=min(gpus_per_server, 8),
-            duration=duration,
-            repeat=0.6,
+        rows, split = _synthetic_window(
+            rng, n_jobs, cluster, single_gpu_share, duration, load, slot
         )
-        rows["duration"] *= slot  # seconds
-        mean_work = float((rows["gpus"] * rows["duration"] / slot).mean())
-        gap = mean_work / (cluster.n_servers * cluster.gpus * load)
-        arr = np.sort(rng.uniform(0, gap * n_total, size=n_total))
-        rows["arrival"] = np.floor(arr - arr[4 * n_jobs]).astype(np.int64)
-        split = 4 * n_jobs
     else:
         slot = 1.0 if slot is None else slot
-        rows, split = _trace_rows(trace, n_jobs, train_share, rng, cluster)
-        if single_gpu_share is not None:
-            names = rows["group"].unique()
-            choices = [c for c in (2, 4, 8) if c <= gpus_per_server] or [1]
-            multi = rng.choice(choices, size=len(names))
-            single = rng.random(len(names)) < single_gpu_share
-            gmap = dict(zip(names, np.where(single, 1, multi), strict=True))
-            rows = rows.assign(gpus=rows["group"].map(gmap))
-        rows["arrival"] = np.floor(
-            (rows["submit"] - rows["submit"].iloc[split]) * scale / slot
-        ).astype(np.int64)
+        rows, split = _trace_window(
+            rng, trace, n_jobs, cluster, train_share, single_gpu_share, scale, slot
+        )
+    hist, jobs = _window_jobs(rows, split, n_jobs, rng, cluster, scale, predictor, seed)
+    return AsrptInstance(
+        cluster,
+        jobs,
+        slot=slot,
+        meta={"seed": seed, "predictor": predictor, "history": hist},
+    )
+
+
+def _calibrated_window(
+    rng: np.random.Generator,
+    n_jobs: int,
+    cluster: Cluster,
+    calibrate: str | Path | pd.DataFrame,
+    calibrate_gpus: int,
+    train_share: float,
+    single_gpu_share: float | None,
+    scale: float,
+    slot: float,
+) -> tuple[pd.DataFrame, int]:
+    """:func:`generate`'s jobs with a trace's marginals (``calibrate``); rows, split."""
+    n_servers, gpus_per_server = cluster.n_servers, cluster.gpus
+    n_total, split = 5 * n_jobs, 4 * n_jobs
+    rows = _calibrated_jobs(
+        rng,
+        n_total,
+        n_groups=max(2, n_jobs // 5),
+        marginals=trace_marginals(calibrate, train_share),
+        single_gpu_share=single_gpu_share,
+        max_gpus=min(gpus_per_server, 8),
+        repeat=0.6,
+    )
+    rows["gpus"] = rows["gpus"].clip(upper=n_servers * gpus_per_server)
+    gaps = rows["gap"].to_numpy().copy()
+    gaps[0] = 0.0
+    t = np.cumsum(gaps) * calibrate_gpus / (n_servers * gpus_per_server)
+    rows["arrival"] = np.floor((t - t[split]) * scale / slot).astype(np.int64)
+    return rows, split
+
+
+def _synthetic_window(
+    rng: np.random.Generator,
+    n_jobs: int,
+    cluster: Cluster,
+    single_gpu_share: float | None,
+    duration: float,
+    load: float,
+    slot: float,
+) -> tuple[pd.DataFrame, int]:
+    """:func:`generate`'s synthetic jobs (``trace=None``); rows, split."""
+    n_total = 5 * n_jobs
+    rows = _synthetic_jobs(
+        rng,
+        n_total,
+        n_groups=max(2, n_jobs // 5),
+        single_gpu_share=0.5 if single_gpu_share is None else single_gpu_share,
+        max_gpus=min(cluster.gpus, 8),
+        duration=duration,
+        repeat=0.6,
+    )
+    rows["duration"] *= slot  # seconds
+    mean_work = float((rows["gpus"] * rows["duration"] / slot).mean())
+    gap = mean_work / (cluster.n_servers * cluster.gpus * load)
+    arr = np.sort(rng.uniform(0, gap * n_total, size=n_total))
+    rows["arrival"] = np.floor(arr - arr[4 * n_jobs]).astype(np.int64)
+    return rows, 4 * n_jobs
+
+
+def _trace_window(
+    rng: np.random.Generator,
+    trace: str | Path | pd.DataFrame,
+    n_jobs: int,
+    cluster: Cluster,
+    train_share: float,
+    single_gpu_share: float | None,
+    scale: float,
+    slot: float,
+) -> tuple[pd.DataFrame, int]:
+    """:func:`generate`'s window of a trace (``trace`` given); rows, split."""
+    rows, split = _trace_rows(trace, n_jobs, train_share, rng, cluster)
+    if single_gpu_share is not None:
+        names = rows["group"].unique()
+        choices = [c for c in (2, 4, 8) if c <= cluster.gpus] or [1]
+        multi = rng.choice(choices, size=len(names))
+        single = rng.random(len(names)) < single_gpu_share
+        gmap = dict(zip(names, np.where(single, 1, multi), strict=True))
+        rows = rows.assign(gpus=rows["group"].map(gmap))
+    rows["arrival"] = np.floor(
+        (rows["submit"] - rows["submit"].iloc[split]) * scale / slot
+    ).astype(np.int64)
+    return rows, split
+
+
+def _window_jobs(
+    rows: pd.DataFrame,
+    split: int,
+    n_jobs: int,
+    rng: np.random.Generator,
+    cluster: Cluster,
+    scale: float,
+    predictor: str,
+    seed: int,
+) -> tuple[int, tuple[Job, ...]]:
+    """Models, iterations and predictions of the window ``rows[split:split + n_jobs]``.
+
+    Returns the history's length and the window's jobs (Sec. V-A-1-b's
+    mapping, :func:`generate`).
+    """
     groups = rows.drop_duplicates("group")[["group", "gpus"]]
-    assign = _assign_models(groups, rng, gpus_per_server, n_servers)
+    assign = _assign_models(groups, rng, cluster.gpus, cluster.n_servers)
     a_min = {
         name: alpha_min_est(stages, cluster) for name, (_, stages) in assign.items()
     }
@@ -705,12 +781,7 @@ def generate(
         )
         for r, p in zip(cast(Iterable[Any], win.itertuples()), pred, strict=True)
     )
-    return AsrptInstance(
-        cluster,
-        jobs,
-        slot=slot,
-        meta={"seed": seed, "predictor": predictor, "history": len(hist)},
-    )
+    return len(hist), jobs
 
 
 def _trace_rows(

@@ -597,6 +597,54 @@ def _counts_for_h(
     return list(best[2])
 
 
+def _check_generate_args(
+    n_jobs: int,
+    n_workers: int,
+    gpu_mix: Sequence[float],
+    heterogeneity: float | None,
+    epsilon: float,
+    gpus_per_node: int,
+    models: Sequence[str] | None,
+) -> list[str]:
+    """:func:`generate`'s arguments checked by name; returns the model pool."""
+    as_int(n_jobs, "n_jobs", lo=1)
+    as_int(n_workers, "n_workers", lo=1)
+    check_sizes(n_jobs, n_workers)
+    if heterogeneity is not None and n_workers > MAX_WORKERS_TARGET_H:
+        raise InvalidInstanceError(
+            f"n_workers: must be <= {MAX_WORKERS_TARGET_H} with a heterogeneity "
+            f"target (MAX_WORKERS_TARGET_H), got {n_workers}"
+        )
+    if n_workers < n_jobs:
+        raise InvalidInstanceError(
+            f"n_workers: must be >= n_jobs = {n_jobs} (footnote 3), got {n_workers}"
+        )
+    as_int(gpus_per_node, "gpus_per_node", lo=1)
+    as_float(epsilon, "epsilon", lo=0.0)
+    if epsilon >= 1.0:
+        raise InvalidInstanceError(f"epsilon: must be < 1, got {epsilon!r}")
+    if (
+        len(gpu_mix) != len(GPU_TYPES)
+        or any(not math.isfinite(float(x)) or x < 0 for x in gpu_mix)
+        or sum(gpu_mix) <= 0
+    ):
+        raise InvalidInstanceError(
+            f"gpu_mix: must be {len(GPU_TYPES)} non-negative weights for "
+            f"{GPU_TYPES} with a positive sum, got {tuple(gpu_mix)!r}"
+        )
+    if heterogeneity is not None:
+        as_float(heterogeneity, "heterogeneity", lo=1.0)
+    pool = list(MODELS) if models is None else list(models)
+    for m in pool:
+        if m not in MODELS:
+            raise InvalidInstanceError(
+                f"models: unknown model {m!r} (known: {', '.join(MODELS)})"
+            )
+    if not pool:
+        raise InvalidInstanceError("models: must name at least one model, got []")
+    return pool
+
+
 def generate(
     seed: int = 0,
     n_jobs: int = 4,
@@ -638,41 +686,9 @@ def generate(
     n_jobs, n_workers
         ``S`` and ``K >= S``.
     """
-    as_int(n_jobs, "n_jobs", lo=1)
-    as_int(n_workers, "n_workers", lo=1)
-    check_sizes(n_jobs, n_workers)
-    if heterogeneity is not None and n_workers > MAX_WORKERS_TARGET_H:
-        raise InvalidInstanceError(
-            f"n_workers: must be <= {MAX_WORKERS_TARGET_H} with a heterogeneity "
-            f"target (MAX_WORKERS_TARGET_H), got {n_workers}"
-        )
-    if n_workers < n_jobs:
-        raise InvalidInstanceError(
-            f"n_workers: must be >= n_jobs = {n_jobs} (footnote 3), got {n_workers}"
-        )
-    as_int(gpus_per_node, "gpus_per_node", lo=1)
-    as_float(epsilon, "epsilon", lo=0.0)
-    if epsilon >= 1.0:
-        raise InvalidInstanceError(f"epsilon: must be < 1, got {epsilon!r}")
-    if (
-        len(gpu_mix) != len(GPU_TYPES)
-        or any(not math.isfinite(float(x)) or x < 0 for x in gpu_mix)
-        or sum(gpu_mix) <= 0
-    ):
-        raise InvalidInstanceError(
-            f"gpu_mix: must be {len(GPU_TYPES)} non-negative weights for "
-            f"{GPU_TYPES} with a positive sum, got {tuple(gpu_mix)!r}"
-        )
-    if heterogeneity is not None:
-        as_float(heterogeneity, "heterogeneity", lo=1.0)
-    pool = list(MODELS) if models is None else list(models)
-    for m in pool:
-        if m not in MODELS:
-            raise InvalidInstanceError(
-                f"models: unknown model {m!r} (known: {', '.join(MODELS)})"
-            )
-    if not pool:
-        raise InvalidInstanceError("models: must name at least one model, got []")
+    pool = _check_generate_args(
+        n_jobs, n_workers, gpu_mix, heterogeneity, epsilon, gpus_per_node, models
+    )
     rng = np.random.default_rng(seed)
     replace = n_jobs > len(pool)
     picks = rng.choice(len(pool), size=n_jobs, replace=replace)
