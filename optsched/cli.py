@@ -671,7 +671,8 @@ def cmd_figure(args: argparse.Namespace) -> int:
 def _figure_verify(args: argparse.Namespace) -> int:
     """``figure verify NAME``: re-run a recorded figure and compare its rows (exit 1 if they differ)."""
     from .core import experiment
-    from .core.verify import verify_figure
+    from .core.base import write_atomic
+    from .core.verify import compare_with_revision, verify_figure
 
     if not args.name or args.name in ("all", "stale"):
         raise CliError(
@@ -683,19 +684,33 @@ def _figure_verify(args: argparse.Namespace) -> int:
     folder = Path(args.claims or FIGURES_CLAIMS) / spec.paper
     out = _check_output("--out", args.out or FIGURES_OUT / spec.paper, folder=True)
     try:
-        res = verify_figure(
-            spec,
-            folder,
-            out=out,
-            workers=_workers(args),
-            scheduler=args.scheduler,
-            progress=not args.no_progress,
-            rtol=args.rtol,
-        )
+        if args.against:
+            res = compare_with_revision(spec, folder, args.against, rtol=args.rtol)
+            write_atomic(
+                out,
+                {
+                    f"{spec.name}.verify.csv": lambda p: res.differences.to_csv(
+                        p, index=False
+                    )
+                },
+            )
+        else:
+            res = verify_figure(
+                spec,
+                folder,
+                out=out,
+                workers=_workers(args),
+                scheduler=args.scheduler,
+                progress=not args.no_progress,
+                rtol=args.rtol,
+            )
     except FileNotFoundError as exc:
-        raise CliError(
-            f"figure verify: {exc} (record it with 'figure run --record')"
-        ) from None
+        hint = (
+            "a commit that keeps the record"
+            if args.against
+            else ("record it with 'figure run --record'")
+        )
+        raise CliError(f"figure verify: {exc} ({hint})") from None
     print(res.summary())
     failing = res.failures
     if len(failing):
@@ -980,6 +995,13 @@ def _add_figure_commands(command: _Command) -> None:
         default=1e-9,
         help="verify: relative tolerance for numbers (default 1e-9; measured "
         "times are not compared)",
+    )
+    s.add_argument(
+        "--against",
+        default=None,
+        metavar="REV",
+        help="verify: compare NAME's record with its record at git revision REV "
+        "(e.g. before a re-recording) instead of re-running it",
     )
     s.add_argument(
         "--readme",

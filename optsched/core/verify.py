@@ -51,9 +51,12 @@ recorded claims file as well.
 
 from __future__ import annotations
 
+import gzip
 import io
+import json
 import math
 import re
+import subprocess
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
@@ -71,6 +74,7 @@ __all__ = [
     "TIMING",
     "Verification",
     "compare_rows",
+    "compare_with_revision",
     "row_labels",
     "verify_figure",
 ]
@@ -113,6 +117,7 @@ class Verification:
     stale: bool = False
     simd_recorded: list[str] | None = None
     simd_now: list[str] | None = None
+    against: str | None = None
 
     @property
     def failures(self) -> pd.DataFrame:
@@ -134,9 +139,14 @@ class Verification:
         }
         changed = int(self.claims["changed"].sum()) if len(self.claims) else 0
         verdict = "reproduced" if self.reproduced else "NOT reproduced"
+        runs = (
+            f"{self.rows_recorded} recorded rows, {self.rows_rerun} re-run rows"
+            if self.against is None
+            else f"against its record at {self.against}: {self.rows_recorded} rows "
+            f"there, {self.rows_rerun} now"
+        )
         lines = [
-            f"{self.figure}: {verdict} ({self.rows_recorded} recorded rows, "
-            f"{self.rows_rerun} re-run rows, {self.time_limited_rows} time-limited)",
+            f"{self.figure}: {verdict} ({runs}, {self.time_limited_rows} time-limited)",
             f"  failing cells: {counts['mismatch']} mismatch, {counts['disjoint']} "
             f"disjoint intervals, {counts['shape']} shape; allowed variations: "
             f"{counts['variation']}",
@@ -405,3 +415,85 @@ def verify_figure(
         out_dir, {f"{spec.name}.verify.csv": lambda p: diffs.to_csv(p, index=False)}
     )
     return result
+
+
+def _at_revision(folder: Path, rev: str, name: str) -> bytes:
+    """The bytes of ``folder/name`` as of git revision ``rev``.
+
+    Raises ``FileNotFoundError`` naming the file and revision when git
+    cannot give them (no git, not a repository, an unknown revision, or
+    no such file there).
+    """
+    try:
+        top = subprocess.run(
+            ["git", "-C", str(folder), "rev-parse", "--show-toplevel"],
+            capture_output=True, text=True, check=True, timeout=30,
+        ).stdout.strip()  # fmt: skip
+        rel = (folder.resolve().relative_to(Path(top).resolve()) / name).as_posix()
+        return subprocess.run(
+            ["git", "-C", top, "show", f"{rev}:{rel}"],
+            capture_output=True, check=True, timeout=60,
+        ).stdout  # fmt: skip
+    except (OSError, ValueError, subprocess.SubprocessError):
+        raise FileNotFoundError(f"{name}: not in git at revision {rev!r}") from None
+
+
+def compare_with_revision(
+    spec: Experiment,
+    folder: Path | str,
+    rev: str,
+    *,
+    rtol: float = 1e-9,
+    atol: float = 1e-12,
+) -> Verification:
+    """Compare ``spec``'s record in ``folder`` with its record at git revision ``rev``.
+
+    Nothing is run: the record committed at ``rev`` plays the recorded run
+    and the record in ``folder`` the re-run, under the module's rules (so a
+    figure recorded again after a change of its code can be audited
+    against the record before: ``optsched figure verify NAME --against
+    REV``).  ``stale`` says whether the current record is stale.
+
+    Raises
+    ------
+    FileNotFoundError
+        When ``folder`` keeps no record of ``spec``, or git has none at ``rev``.
+    """
+    folder = Path(folder)
+    record = read_record(folder, spec.name)
+    if record is None:
+        raise FileNotFoundError(f"{spec.name}: no record in {folder}")
+    old = json.loads(_at_revision(folder, rev, f"{spec.name}.record.json"))
+    data = _at_revision(folder, rev, str(old["rows_file"]))
+    if str(old["rows_file"]).endswith(".gz"):
+        data = gzip.decompress(data)
+    recorded = read_rows(io.BytesIO(data))
+    current = read_rows(folder / str(record["rows_file"]))
+    diffs, limited, timing = compare_rows(
+        recorded, current, rtol=rtol, atol=atol, key_columns=row_labels(spec, recorded)
+    )
+    try:
+        was = pd.read_csv(
+            io.BytesIO(_at_revision(folder, rev, f"{spec.name}.claims.csv"))
+        )
+    except FileNotFoundError:
+        was = None
+    claims_path = folder / f"{spec.name}.claims.csv"
+    now = (
+        pd.read_csv(claims_path)
+        if claims_path.is_file()
+        else pd.DataFrame(columns=["claim", "status"])
+    )
+    return Verification(
+        figure=spec.name,
+        rows_recorded=len(recorded),
+        rows_rerun=len(current),
+        time_limited_rows=limited,
+        timing_columns=timing,
+        differences=diffs,
+        claims=_compare_claims(was, now),
+        stale=is_stale(spec, record),
+        simd_recorded=old.get("simd"),
+        simd_now=record.get("simd"),
+        against=rev,
+    )

@@ -75,7 +75,8 @@ def test_start_is_kept_when_a_variable_is_restricted_by_its_bound():
 @pytest.mark.xfail(
     strict=True,
     reason="known: Pyomo's update of a fixed variable's bounds at solve time "
-    "clears the start (module docstring; models/oasis_window.py bounds instead); "
+    "clears the start (module docstring; models/oasis_window.py and "
+    "models/edgecloud.py bound instead); "
     "the fix in core.solver changes the digest of every recorded figure",
 )
 def test_start_is_kept_when_a_variable_is_fixed():
