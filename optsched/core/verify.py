@@ -363,6 +363,38 @@ def _compare_claims(recorded: pd.DataFrame | None, rerun: pd.DataFrame) -> pd.Da
     return pd.DataFrame(out, columns=cols)
 
 
+def _verification(
+    spec: Experiment,
+    recorded: pd.DataFrame,
+    rerun: pd.DataFrame,
+    claims_recorded: pd.DataFrame | None,
+    claims_rerun: pd.DataFrame,
+    *,
+    rtol: float,
+    atol: float,
+    stale: bool,
+    simd: tuple[list[str] | None, list[str] | None],
+    against: str | None = None,
+) -> Verification:
+    """Compare two runs' rows and claims (:func:`compare_rows`) into a :class:`Verification`."""
+    diffs, limited, timing = compare_rows(
+        recorded, rerun, rtol=rtol, atol=atol, key_columns=row_labels(spec, recorded)
+    )
+    return Verification(
+        figure=spec.name,
+        rows_recorded=len(recorded),
+        rows_rerun=len(rerun),
+        time_limited_rows=limited,
+        timing_columns=timing,
+        differences=diffs,
+        claims=_compare_claims(claims_recorded, claims_rerun),
+        stale=stale,
+        simd_recorded=simd[0],
+        simd_now=simd[1],
+        against=against,
+    )
+
+
 def verify_figure(
     spec: Experiment,
     folder: Path | str,
@@ -394,23 +426,14 @@ def verify_figure(
     res = run(spec, quick=False, out=out_dir, workers=workers, scheduler=scheduler,
               progress=progress, echo=False)  # fmt: skip
     rerun = read_rows(io.StringIO(res.rows.to_csv(index=False)))
-    diffs, limited, timing = compare_rows(
-        recorded, rerun, rtol=rtol, atol=atol, key_columns=row_labels(spec, recorded)
-    )
     claims_path = folder / f"{spec.name}.claims.csv"
     was = pd.read_csv(claims_path) if claims_path.is_file() else None
-    result = Verification(
-        figure=spec.name,
-        rows_recorded=len(recorded),
-        rows_rerun=len(rerun),
-        time_limited_rows=limited,
-        timing_columns=timing,
-        differences=diffs,
-        claims=_compare_claims(was, res.claims),
-        stale=is_stale(spec, record),
-        simd_recorded=record.get("simd"),
-        simd_now=machine_numerics()["simd"],
-    )
+    result = _verification(
+        spec, recorded, rerun, was, res.claims, rtol=rtol, atol=atol,
+        stale=is_stale(spec, record), simd=(record.get("simd"),
+                                            machine_numerics()["simd"]),
+    )  # fmt: skip
+    diffs = result.differences
     write_atomic(
         out_dir, {f"{spec.name}.verify.csv": lambda p: diffs.to_csv(p, index=False)}
     )
@@ -469,9 +492,6 @@ def compare_with_revision(
         data = gzip.decompress(data)
     recorded = read_rows(io.BytesIO(data))
     current = read_rows(folder / str(record["rows_file"]))
-    diffs, limited, timing = compare_rows(
-        recorded, current, rtol=rtol, atol=atol, key_columns=row_labels(spec, recorded)
-    )
     try:
         was = pd.read_csv(
             io.BytesIO(_at_revision(folder, rev, f"{spec.name}.claims.csv"))
@@ -484,16 +504,8 @@ def compare_with_revision(
         if claims_path.is_file()
         else pd.DataFrame(columns=["claim", "status"])
     )
-    return Verification(
-        figure=spec.name,
-        rows_recorded=len(recorded),
-        rows_rerun=len(current),
-        time_limited_rows=limited,
-        timing_columns=timing,
-        differences=diffs,
-        claims=_compare_claims(was, now),
-        stale=is_stale(spec, record),
-        simd_recorded=old.get("simd"),
-        simd_now=record.get("simd"),
+    return _verification(
+        spec, recorded, current, was, now, rtol=rtol, atol=atol,
+        stale=is_stale(spec, record), simd=(old.get("simd"), record.get("simd")),
         against=rev,
-    )
+    )  # fmt: skip
