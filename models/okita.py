@@ -386,38 +386,64 @@ def build_model(
             f"formulation: must be one of {FORMULATION_NAMES}, got {formulation!r}"
         )
     dl = Deadline(None) if deadline is None else deadline
-    I_, R, K, T = inst.n_jobs, inst.n_sites, inst.n_resources, inst.n_slots
-    a = inst.arrival
-    D = inst.D
-    q = inst.q
     ybar = worker_bound(inst)
-
-    y_idx = [(i, r, t) for i in range(I_) for r in range(R) for t in range(a[i], T + 1)]
-    x_idx = [
-        (i, r, rr)
-        for i in range(I_)
-        for r in range(R)
-        if D[i, r] > 0
-        for rr in range(R)
-        if ybar[i, rr] > 0
-    ]
-    l_idx = [(i, r, t) for i, r, t in y_idx if ybar[i, r] > 0]
-    u_idx = [(i, t) for i in range(I_) for t in range(a[i], T + 1)]
-    e_idx = [
-        (i, r, t)
-        for i, r, t in y_idx
-        if ybar[i, r] > 0 and inst.pi[i] > 0 and q[r].max() > 0
-    ]
-
-    dom_int = pyo.NonNegativeReals if relax else pyo.NonNegativeIntegers
-    dom_bin = pyo.UnitInterval if relax else pyo.Binary
+    idx = _index(inst, ybar)
     m = pyo.ConcreteModel(name="okita_relaxed" if relax else "okita")
     m._okita = {"ybar": ybar}
-    m.Y = pyo.Set(initialize=y_idx, dimen=3, ordered=True)
-    m.X = pyo.Set(initialize=x_idx, dimen=3, ordered=True)
-    m.L = pyo.Set(initialize=l_idx, dimen=3, ordered=True)
-    m.U = pyo.Set(initialize=u_idx, dimen=2, ordered=True)
-    m.E = pyo.Set(initialize=e_idx, dimen=3, ordered=True)
+    _add_variables(m, inst, idx, relax=relax)
+    _add_objective(m, inst, idx, dl)
+    _add_job_rows(m, inst, idx, dl)
+    _add_capacity_rows(m, inst, dl)
+    if formulation == "v1":
+        _add_exchange_rows(m, inst, idx, dl)
+    else:
+        _add_v2_rows(m, inst, dl, relax=relax)
+    if formulation == "v3":
+        add_cuts(m, inst, CUTS)
+    m._okita["formulation"] = formulation
+    dl.check()
+    return m
+
+
+def _index(inst: OkitaInstance, ybar: np.ndarray) -> dict[str, list]:
+    """Index lists of :func:`build_model`'s variables ``y, s`` (``"y"``),
+    ``x``, ``l``, ``u`` and ``e`` (module docstring, "Variables")."""
+    I_, R, T = inst.n_jobs, inst.n_sites, inst.n_slots
+    a, D, q = inst.arrival, inst.D, inst.q
+    y_idx = [(i, r, t) for i in range(I_) for r in range(R) for t in range(a[i], T + 1)]
+    return {
+        "y": y_idx,
+        "x": [
+            (i, r, rr)
+            for i in range(I_)
+            for r in range(R)
+            if D[i, r] > 0
+            for rr in range(R)
+            if ybar[i, rr] > 0
+        ],
+        "l": [(i, r, t) for i, r, t in y_idx if ybar[i, r] > 0],
+        "u": [(i, t) for i in range(I_) for t in range(a[i], T + 1)],
+        "e": [
+            (i, r, t)
+            for i, r, t in y_idx
+            if ybar[i, r] > 0 and inst.pi[i] > 0 and q[r].max() > 0
+        ],
+    }
+
+
+def _add_variables(
+    m: pyo.ConcreteModel, inst: OkitaInstance, idx: dict[str, list], *, relax: bool
+) -> None:
+    """Sets ``Y, X, L, U, E`` and variables ``y, s, x, l, u, e`` (integer or,
+    with ``relax``, their continuous relaxations)."""
+    ybar, D = m._okita["ybar"], inst.D
+    dom_int = pyo.NonNegativeReals if relax else pyo.NonNegativeIntegers
+    dom_bin = pyo.UnitInterval if relax else pyo.Binary
+    m.Y = pyo.Set(initialize=idx["y"], dimen=3, ordered=True)
+    m.X = pyo.Set(initialize=idx["x"], dimen=3, ordered=True)
+    m.L = pyo.Set(initialize=idx["l"], dimen=3, ordered=True)
+    m.U = pyo.Set(initialize=idx["u"], dimen=2, ordered=True)
+    m.E = pyo.Set(initialize=idx["e"], dimen=3, ordered=True)
     m.y = pyo.Var(m.Y, domain=dom_int, bounds=lambda _, i, r, t: (0, int(ybar[i, r])))
     m.s = pyo.Var(m.Y, domain=dom_bin)
     m.x = pyo.Var(m.X, domain=dom_int, bounds=lambda _, i, r, rr: (0, int(D[i, r])))
@@ -425,34 +451,47 @@ def build_model(
     m.u = pyo.Var(m.U, domain=dom_bin)
     m.e = pyo.Var(m.E, domain=pyo.NonNegativeReals)
 
-    x_src: dict[tuple[int, int], list] = defaultdict(list)
-    x_dst: dict[tuple[int, int], list] = defaultdict(list)
-    for i, r, rr in x_idx:
-        x_src[i, r].append(m.x[i, r, rr])
-        x_dst[i, rr].append(m.x[i, r, rr])
-    l_dst: dict[tuple[int, int], list] = defaultdict(list)
-    for i, r, t in l_idx:
-        l_dst[i, r].append(m.l[i, r, t])
 
-    def act(i: int, t: int):
-        return pyo.quicksum(m.u[i, tt] for tt in range(t, T + 1))
+def _active(m: pyo.ConcreteModel, i: int, t: int, T: int):
+    """``act_i(t) = sum_{t' >= t} u[i, t']``: 1 iff ``a_i <= t <= t_i``."""
+    return pyo.quicksum(m.u[i, tt] for tt in range(t, T + 1))
 
-    # objective (2): latency by completion indicators + Eq. (1)
+
+def _add_objective(
+    m: pyo.ConcreteModel, inst: OkitaInstance, idx: dict[str, list], dl: Deadline
+) -> None:
+    """Objective ``obj``, (2): latency by completion indicators + Eq. (1)."""
+    a, q = inst.arrival, inst.q
     lat = [
         (float(inst.jobs[i].cost.value(t - a[i])), m.u[i, t])
-        for i, t in dl.iterate(u_idx, "objective (2)")
+        for i, t in dl.iterate(idx["u"], "objective (2)")
     ]
     transfer = [
         (float(inst.delta[i] * q[r, rr]), m.x[i, r, rr])
-        for i, r, rr in x_idx
+        for i, r, rr in idx["x"]
         if q[r, rr] > 0 and inst.delta[i] > 0
     ]
     m.obj = pyo.Objective(
         expr=pyo.quicksum(c * v for c, v in lat + transfer)
-        + pyo.quicksum(m.e[k] for k in e_idx),
+        + pyo.quicksum(m.e[k] for k in idx["e"]),
         sense=pyo.minimize,
     )
 
+
+def _add_job_rows(
+    m: pyo.ConcreteModel, inst: OkitaInstance, idx: dict[str, list], dl: Deadline
+) -> None:
+    """Rows (2a), (2b), (2c) and (2e) of every job."""
+    I_, R, T = inst.n_jobs, inst.n_sites, inst.n_slots
+    a, D, ybar = inst.arrival, inst.D, m._okita["ybar"]
+    x_src: dict[tuple[int, int], list] = defaultdict(list)
+    x_dst: dict[tuple[int, int], list] = defaultdict(list)
+    for i, r, rr in idx["x"]:
+        x_src[i, r].append(m.x[i, r, rr])
+        x_dst[i, rr].append(m.x[i, r, rr])
+    l_dst: dict[tuple[int, int], list] = defaultdict(list)
+    for i, r, t in idx["l"]:
+        l_dst[i, r].append(m.l[i, r, t])
     # (2a) per source site, and the per-slot loads l = sum_r g
     m.c2a_data = dl.constraint(
         [(i, r) for i in range(I_) for r in range(R) if D[i, r] > 0],
@@ -474,7 +513,9 @@ def build_model(
     # (2c) one PS in every slot of [a_i, t_i], none after
     m.c2c_one_ps_in_window = dl.constraint(
         m.U,
-        rule=lambda _, i, t: pyo.quicksum(m.s[i, r, t] for r in range(R)) == act(i, t),
+        rule=lambda _, i, t: (
+            pyo.quicksum(m.s[i, r, t] for r in range(R)) == _active(m, i, t, T)
+        ),
     )
     # (2e) completion indicators
     m.c2e_completion_once = dl.constraint(
@@ -482,14 +523,19 @@ def build_model(
         rule=lambda _, i: pyo.quicksum(m.u[i, t] for t in range(a[i], T + 1)) == 1,
     )
     m.c2e_completion_upper = dl.constraint(
-        [(i, r, t) for i, r, t in y_idx if t > a[i] and ybar[i, r] > 0],
-        rule=lambda _, i, r, t: m.y[i, r, t] <= int(ybar[i, r]) * act(i, t),
+        [(i, r, t) for i, r, t in idx["y"] if t > a[i] and ybar[i, r] > 0],
+        rule=lambda _, i, r, t: m.y[i, r, t] <= int(ybar[i, r]) * _active(m, i, t, T),
     )
     m.c2e_completion_lower = dl.constraint(
         m.U,
         rule=lambda _, i, t: m.u[i, t] <= pyo.quicksum(m.y[i, r, t] for r in range(R)),
     )
-    # (2d) capacity (rows that cannot bind are skipped)
+
+
+def _add_capacity_rows(m: pyo.ConcreteModel, inst: OkitaInstance, dl: Deadline) -> None:
+    """Rows ``c2d_capacity``, (2d); rows that cannot bind are skipped."""
+    I_, R, K, T = inst.n_jobs, inst.n_sites, inst.n_resources, inst.n_slots
+    a, ybar = inst.arrival, m._okita["ybar"]
     rows = {}
     for r in range(R):
         for t in dl.iterate(range(1, T + 1), "capacity rows (2d)", every=16):
@@ -510,8 +556,14 @@ def build_model(
                 )
     m.c2d_capacity = dl.constraint(list(rows), rule=lambda _, r, t, k: rows[r, t, k])
 
-    # Eq. (1) exchange: e >= pi (q^{rr'} y - Ybar sum_r'' (q^{rr'} - q^{rr''})^+ s^{r''})
-    ex_rows = [(i, r, t, rr) for i, r, t in e_idx for rr in range(R) if q[r, rr] > 0]
+
+def _add_exchange_rows(
+    m: pyo.ConcreteModel, inst: OkitaInstance, idx: dict[str, list], dl: Deadline
+) -> None:
+    """Rows ``eq1_exchange`` of formulation v1, Eq. (1):
+    ``e >= pi (q^{rr'} y - Ybar sum_r'' (q^{rr'} - q^{rr''})^+ s^{r''})``."""
+    R, q, ybar = inst.n_sites, inst.q, m._okita["ybar"]
+    ex_rows = [(i, r, t, rr) for i, r, t in idx["e"] for rr in range(R) if q[r, rr] > 0]
 
     def exchange(_, i, r, t, rr):
         pi, yb = float(inst.pi[i]), int(ybar[i, r])
@@ -525,15 +577,7 @@ def build_model(
             - yb * pyo.quicksum(float(c) * v for c, v in drop)
         )
 
-    if formulation == "v1":
-        m.eq1_exchange = dl.constraint(ex_rows, rule=exchange)
-    else:
-        _add_v2_rows(m, inst, dl, relax=relax)
-    if formulation == "v3":
-        add_cuts(m, inst, CUTS)
-    m._okita["formulation"] = formulation
-    dl.check()
-    return m
+    m.eq1_exchange = dl.constraint(ex_rows, rule=exchange)
 
 
 def ps_worker_bound(inst: OkitaInstance) -> np.ndarray:

@@ -20,12 +20,8 @@ MAX_LINES = 120
 ALLOWED: dict[str, str] = {
     "models/oasis.py::build_model": "one Pyomo model, constraints (1)-(13) in "
     "order beside the paper",
-    "models/okita.py::build_model": "one Pyomo model, constraints (2a)-(5b) in "
-    "order beside the paper",
     "optsched/hetero/_market_nb.py::market_core": "numba-compiled market loop; "
     "splitting adds call overhead in the hot loop",
-    "optsched/okita/instance.py::generate": "Sec. V-A's generator, one "
-    "parameter per line with its source",
 }
 
 

@@ -790,6 +790,73 @@ def _draw_job(
     )
 
 
+def _check_generate_args(
+    n_sites: int,
+    n_jobs: int,
+    n_slots: int,
+    cost: str,
+    arrival_window: float,
+    data_range: tuple[int, int],
+    ps_share: float,
+    max_redraws: int,
+) -> tuple[int, int, int]:
+    """``generate``'s arguments checked (``InvalidInstanceError`` naming the
+    field); returns ``R, I, T``."""
+    check_sizes(n_jobs, n_sites, n_slots, len(DEFAULT_RESOURCES))
+    R = as_int(n_sites, "n_sites", lo=1)
+    I_ = as_int(n_jobs, "n_jobs", lo=0)
+    T = as_int(n_slots, "n_slots", lo=1)
+    if cost not in COST_PARAMS:
+        raise InvalidInstanceError(
+            f"cost: must be one of {', '.join(COST_PARAMS)}, got {cost!r}"
+        )
+    as_float(arrival_window, "arrival_window", lo=0.0, lo_open=True, hi=1.0)
+    lo = as_int(data_range[0], "data_range[0]", lo=0, hi=MAX_COUNT)
+    as_int(data_range[1], "data_range[1]", lo=max(lo, 1), hi=MAX_COUNT)
+    as_float(ps_share, "ps_share", lo=0.0, hi=1.0)
+    as_int(max_redraws, "max_redraws", lo=0)
+    return R, I_, T
+
+
+def _draw_sites(rng: np.random.Generator, R: int) -> list[Site]:
+    """``R`` sites, each an EC2 size of :data:`EC2_SITES` drawn uniformly."""
+    names = list(EC2_SITES)
+    sites = []
+    for _ in range(R):
+        name = names[int(rng.integers(len(names)))]
+        gpu, cpu, mem = EC2_SITES[name]
+        sites.append(
+            Site(capacity=(float(gpu), float(cpu), float(mem), SITE_DISK_GB), name=name)
+        )
+    return sites
+
+
+def _calibrated_job(
+    rng: np.random.Generator,
+    fitter: _Fitter,
+    index: int,
+    arrival: int,
+    R: int,
+    T: int,
+    cost: str,
+    data_range: tuple[int, int],
+    max_redraws: int,
+) -> tuple[Job, int]:
+    """The job arriving in slot ``arrival``, redrawn until the witness places
+    it (``generate``, "Calibration"), committed to ``fitter``; and the
+    number of redraws."""
+    for attempt in range(max_redraws + 1):
+        job = _draw_job(rng, arrival, R, cost, data_range)
+        placed = fitter.place(index, job, limit=T)
+        if placed is not None and placed.completion <= T and placed.ps_every_slot:
+            fitter.commit(placed)
+            return job, attempt
+    raise InvalidInstanceError(
+        f"n_slots: {T} too short for a job arriving in slot {arrival} after "
+        f"{max_redraws} redraws (raise n_slots or lower n_jobs)"
+    )
+
+
 def generate(
     seed: int = 0,
     n_sites: int = 5,
@@ -861,28 +928,18 @@ def generate(
     max_redraws
         Draws per job before giving up.
     """
-    check_sizes(n_jobs, n_sites, n_slots, len(DEFAULT_RESOURCES))
+    R, I_, T = _check_generate_args(
+        n_sites,
+        n_jobs,
+        n_slots,
+        cost,
+        arrival_window,
+        data_range,
+        ps_share,
+        max_redraws,
+    )
     rng = np.random.default_rng(seed)
-    R = as_int(n_sites, "n_sites", lo=1)
-    I_ = as_int(n_jobs, "n_jobs", lo=0)
-    T = as_int(n_slots, "n_slots", lo=1)
-    if cost not in COST_PARAMS:
-        raise InvalidInstanceError(
-            f"cost: must be one of {', '.join(COST_PARAMS)}, got {cost!r}"
-        )
-    as_float(arrival_window, "arrival_window", lo=0.0, lo_open=True, hi=1.0)
-    lo = as_int(data_range[0], "data_range[0]", lo=0, hi=MAX_COUNT)
-    as_int(data_range[1], "data_range[1]", lo=max(lo, 1), hi=MAX_COUNT)
-    as_float(ps_share, "ps_share", lo=0.0, hi=1.0)
-    as_int(max_redraws, "max_redraws", lo=0)
-    names = list(EC2_SITES)
-    sites = []
-    for _ in range(R):
-        name = names[int(rng.integers(len(names)))]
-        gpu, cpu, mem = EC2_SITES[name]
-        sites.append(
-            Site(capacity=(float(gpu), float(cpu), float(mem), SITE_DISK_GB), name=name)
-        )
+    sites = _draw_sites(rng, R)
     q = np.triu(rng.uniform(*Q_PER_100MB, size=(R, R)) / 100.0, k=1)
     q = q + q.T
     bandwidth_cost = tuple(tuple(float(v) for v in row) for row in q)
@@ -893,18 +950,10 @@ def generate(
     jobs: list[Job] = []
     redraws = 0
     for a in arrivals:
-        for _attempt in range(max_redraws + 1):
-            job = _draw_job(rng, int(a), R, cost, data_range)
-            placed = fitter.place(len(jobs), job, limit=T)
-            if placed is not None and placed.completion <= T and placed.ps_every_slot:
-                fitter.commit(placed)
-                break
-            redraws += 1
-        else:
-            raise InvalidInstanceError(
-                f"n_slots: {T} too short for a job arriving in slot {a} after "
-                f"{max_redraws} redraws (raise n_slots or lower n_jobs)"
-            )
+        job, tries = _calibrated_job(
+            rng, fitter, len(jobs), int(a), R, T, cost, data_range, max_redraws
+        )
+        redraws += tries
         jobs.append(job)
     return OkitaInstance(
         n_slots=T,
