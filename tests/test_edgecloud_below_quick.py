@@ -187,6 +187,8 @@ def test_committed_cuts_on_the_figures_instances():
         j, s, seed = int(r["n_jobs"]), int(r["n_servers"]), int(r["seed"])
         upper, lower, status = _record_interval(j, s, seed)
         assert status in ("time_limit", "optimal") and lower <= upper
+        # a proven optimum is its own bound: an "optimal" row with an open interval is a defect
+        assert status != "optimal" or lower > upper - 1e-6
         if lower > upper - 1e-6:  # certified since (by HiGHS or branch and price)
             assert r["status"] == "infeasible" and r["bound"] == upper
             assert bool(r["certified"])
