@@ -214,6 +214,266 @@ def job_limits(
     return nmax, W, first, live
 
 
+@dataclass(frozen=True)
+class _ModelData:
+    """Limits and index lists of one :func:`build_model` call.
+
+    ``nmax``, ``W``, ``first``, ``live`` as :func:`job_limits` returns them;
+    ``psmax[i]`` bounds one PS server's ``z`` (the fewest PS for ``N_max_i``
+    workers with ``dominance``, else ``N_max_i``); ``delta[i]`` is the slack
+    of the fewest-PS row; ``fit_w`` (I, H) / ``fit_p`` (I, K) the units of a
+    job fitting each empty server; ``y_idx`` / ``z_idx`` / ``u_idx`` / ``jt``
+    the index lists of ``y``, ``z``, ``u`` and ``n``.
+    """
+
+    nmax: np.ndarray
+    W: np.ndarray
+    first: np.ndarray
+    live: list[int]
+    psmax: np.ndarray
+    delta: np.ndarray
+    fit_w: np.ndarray
+    fit_p: np.ndarray
+    y_idx: list[tuple[int, int, int]]
+    z_idx: list[tuple[int, int, int]]
+    u_idx: list[tuple[int, int]]
+    jt: list[tuple[int, int]]
+
+
+def _model_data(inst: OasisInstance, dominance: bool, dl: Deadline) -> _ModelData:
+    """The limits and index lists of :func:`build_model` (:class:`_ModelData`)."""
+    I, H, K, T = inst.n_jobs, inst.n_worker_servers, inst.n_ps_servers, inst.n_slots
+    a = inst.arrival
+    nmax, W, first, live = job_limits(inst, dl.iterate(range(I), every=1))
+    fit_w = np.array([_fit(inst.c_worker, inst.w[i]) for i in range(I)]).reshape(I, H)
+    fit_p = np.array([_fit(inst.c_ps, inst.s[i]) for i in range(I)]).reshape(I, K)
+    # parameter servers: ceil(n b/B) <= n PS are needed for n workers (6)-(7)
+    # (b_i <= B_i for every live job, else no worker could run)
+    psmax = nmax.copy()
+    delta = np.zeros(I)
+    for i in live:
+        grid = np.arange(int(nmax[i]) + 1) * float(inst.b[i] / inst.B[i])
+        need = ceil_eps(grid)
+        if dominance:
+            psmax[i] = int(need[-1])
+        # largest delta with ceil(n b/B) <= n b/B + 1 - delta for all n <= N_max
+        delta[i] = max(0.0, float(np.min(1.0 + grid - need)) - 1e-6)
+    return _ModelData(
+        nmax=nmax,
+        W=W,
+        first=first,
+        live=live,
+        psmax=psmax,
+        delta=delta,
+        fit_w=fit_w,
+        fit_p=fit_p,
+        y_idx=[
+            (i, h, t)
+            for i in live
+            for h in range(H)
+            if fit_w[i, h] > 0
+            for t in range(a[i], T + 1)
+        ],
+        z_idx=[
+            (i, k, t)
+            for i in live
+            for k in range(K)
+            if fit_p[i, k] > 0
+            for t in range(a[i], T + 1)
+        ],
+        u_idx=[(i, t) for i in live for t in range(first[i], T + 1)],
+        jt=[(i, t) for i in live for t in range(a[i], T + 1)],
+    )
+
+
+def _total(m: pyo.ConcreteModel, inst: OasisInstance, i: int):
+    """Worker-slots of job ``i`` over the horizon, the left side of (2)."""
+    return pyo.quicksum(m.n[i, t] for t in range(inst.arrival[i], inst.n_slots + 1))
+
+
+def _nps(zs: dict[tuple[int, int], list], i: int, t: int):
+    """Parameter servers of job ``i`` in slot ``t`` (``sum_k z[i, k, t]``)."""
+    return pyo.quicksum(zs.get((i, t), []))
+
+
+def _add_variables(
+    m: pyo.ConcreteModel, inst: OasisInstance, d: _ModelData, relax: bool, dl: Deadline
+) -> dict[tuple[int, int], list]:
+    """Sets, ``x``, ``y``, ``z``, ``u``, ``n`` and ``n_def``; returns the
+    PS variables of each (job, slot) for :func:`_nps`."""
+    int_dom = pyo.NonNegativeReals if relax else pyo.NonNegativeIntegers
+    bin_dom = pyo.UnitInterval if relax else pyo.Binary
+    nmax, psmax, fit_w, fit_p = d.nmax, d.psmax, d.fit_w, d.fit_p
+    m.I = pyo.Set(initialize=range(inst.n_jobs), ordered=True)
+    m.T = pyo.RangeSet(1, inst.n_slots)
+    m.Y = pyo.Set(initialize=d.y_idx, dimen=3, ordered=True)
+    m.Z = pyo.Set(initialize=d.z_idx, dimen=3, ordered=True)
+    m.U = pyo.Set(initialize=d.u_idx, dimen=2, ordered=True)
+
+    m.x = pyo.Var(m.I, domain=bin_dom)
+    for i in range(inst.n_jobs):
+        if i not in d.live:
+            m.x[i].fix(0)
+    m.y = pyo.Var(
+        m.Y, domain=int_dom, bounds=lambda _, i, h, t: (0, min(nmax[i], fit_w[i, h]))
+    )
+    m.z = pyo.Var(
+        m.Z, domain=int_dom, bounds=lambda _, i, k, t: (0, min(psmax[i], fit_p[i, k]))
+    )
+    m.u = pyo.Var(m.U, domain=bin_dom)
+
+    m.JT = pyo.Set(initialize=d.jt, dimen=2, ordered=True)
+    # n[i, t] = sum_h y[i, h, t]: workers of job i in slot t (branching on it
+    # is far more effective than on the per-server y)
+    m.n = pyo.Var(m.JT, domain=int_dom, bounds=lambda _, i, t: (0, int(nmax[i])))
+    ys: dict[tuple[int, int], list] = {}
+    zs: dict[tuple[int, int], list] = {}
+    for i, h, t in d.y_idx:
+        ys.setdefault((i, t), []).append(m.y[i, h, t])
+    for i, k, t in d.z_idx:
+        zs.setdefault((i, t), []).append(m.z[i, k, t])
+    m.n_def = dl.constraint(
+        m.JT, rule=lambda _, i, t: m.n[i, t] == pyo.quicksum(ys.get((i, t), []))
+    )
+    return zs
+
+
+def _add_worker_rows(
+    m: pyo.ConcreteModel, inst: OasisInstance, d: _ModelData, dl: Deadline
+) -> None:
+    """(2) workload (integer ``y``: right-hand side rounded up) and (3)
+    concurrent workers (``N_i`` replaced by the tighter ``N_max_i <= N_i``)."""
+    W, nmax = d.W, d.nmax
+    m.c2_workload = dl.constraint(
+        d.live, rule=lambda _, i: _total(m, inst, i) >= int(W[i]) * m.x[i]
+    )
+    m.c3_max_workers = dl.constraint(
+        m.JT, rule=lambda _, i, t: m.n[i, t] <= int(nmax[i]) * m.x[i]
+    )
+
+
+def _capacity_rows(
+    idx: list[tuple[int, int, int]],
+    var: pyo.Var,
+    dem: np.ndarray,
+    cap: np.ndarray,
+    taken: np.ndarray | None,
+    dl: Deadline,
+) -> dict[tuple[int, int, int], object]:
+    """Rows (4) (or (5)) that can bind, keyed by (server, resource, slot):
+    ``sum_i dem[i, r] var[i, s, t] <= cap[s, r] - taken[s, r, t - 1]``; a
+    row whose variables' upper bounds cannot exceed it is left out."""
+    users: dict[tuple[int, int], list] = {}
+    for i, s, t in idx:
+        users.setdefault((s, t), []).append(i)
+    rows = {}
+    for (s, t), js in dl.iterate(users.items()):
+        for r in range(dem.shape[1]):
+            terms = [(float(dem[i, r]), var[i, s, t]) for i in js if dem[i, r] > 0]
+            if not terms:
+                continue
+            left = float(cap[s, r]) - (0.0 if taken is None else taken[s, r, t - 1])
+            left = max(left, 0.0)  # other jobs' use at capacity: round-off only
+            most = sum(c * v.ub for c, v in terms)
+            if most <= left + 1e-9:
+                continue
+            rows[(s, r, t)] = pyo.quicksum(c * v for c, v in terms) <= left
+    return rows
+
+
+def _add_capacity_rows(
+    m: pyo.ConcreteModel,
+    inst: OasisInstance,
+    d: _ModelData,
+    used: tuple[np.ndarray, np.ndarray] | None,
+    dl: Deadline,
+) -> None:
+    """(4) worker-server and (5) PS-server capacity rows that can bind."""
+    g_used, v_used = (None, None) if used is None else used
+    rows4 = _capacity_rows(d.y_idx, m.y, inst.w, inst.c_worker, g_used, dl)
+    rows5 = _capacity_rows(d.z_idx, m.z, inst.s, inst.c_ps, v_used, dl)
+    m.c4_worker_capacity = dl.constraint(
+        list(rows4), rule=lambda _, h, r, t: rows4[h, r, t]
+    )
+    m.c5_ps_capacity = dl.constraint(
+        list(rows5), rule=lambda _, k, r, t: rows5[k, r, t]
+    )
+
+
+def _add_ps_rows(
+    m: pyo.ConcreteModel,
+    inst: OasisInstance,
+    zs: dict[tuple[int, int], list],
+    dl: Deadline,
+) -> None:
+    """(6) PS bandwidth covers worker bandwidth, (7) #PS <= #workers."""
+    m.c6_ps_bandwidth = dl.constraint(
+        m.JT,
+        rule=lambda _, i, t: (
+            float(inst.b[i]) * m.n[i, t] <= float(inst.B[i]) * _nps(zs, i, t)
+        ),
+    )
+    m.c7_ps_count = dl.constraint(
+        m.JT, rule=lambda _, i, t: _nps(zs, i, t) <= m.n[i, t]
+    )
+
+
+def _add_completion_rows(
+    m: pyo.ConcreteModel, inst: OasisInstance, d: _ModelData, dl: Deadline
+) -> None:
+    """(8), the completion slot, with the indicators ``u`` (module docstring)."""
+    a, T, first, nmax, W = inst.arrival, inst.n_slots, d.first, d.nmax, d.W
+    m.c8_completion_once = dl.constraint(
+        d.live,
+        rule=lambda _, i: (
+            pyo.quicksum(m.u[i, t] for t in range(first[i], T + 1)) == m.x[i]
+        ),
+    )
+
+    def upper(_, i, t):
+        later = pyo.quicksum(m.u[i, s] for s in range(max(t, first[i]), T + 1))
+        return m.n[i, t] <= int(nmax[i]) * later
+
+    m.c8_completion_upper = dl.constraint(
+        [(i, t) for i, t in d.jt if t >= first[i]], rule=upper
+    )
+    m.c8_completion_lower = dl.constraint(
+        m.U, rule=lambda _, i, t: m.n[i, t] >= m.u[i, t]
+    )
+
+    def by_completion(_, i, t):
+        done = pyo.quicksum(m.n[i, s] for s in range(a[i], t + 1))
+        return done >= int(W[i]) * pyo.quicksum(
+            m.u[i, s] for s in range(first[i], t + 1)
+        )
+
+    m.c8_work_by_completion = dl.constraint(
+        [(i, t) for i, t in d.u_idx if t < T], rule=by_completion
+    )
+
+
+def _add_dominance_rows(
+    m: pyo.ConcreteModel,
+    inst: OasisInstance,
+    d: _ModelData,
+    zs: dict[tuple[int, int], list],
+    dl: Deadline,
+) -> None:
+    """The optimality-preserving restrictions of the module docstring."""
+    W, delta = d.W, d.delta
+    # no surplus worker-slots: with (2) this makes sum n == W_i x_i
+    m.dom_no_surplus_work = dl.constraint(
+        d.live, rule=lambda _, i: _total(m, inst, i) <= int(W[i]) * m.x[i]
+    )
+
+    # fewest parameter servers: sum_k z <= ceil(n b/B) <= n b/B + 1 - delta
+    def min_ps(_, i, t):
+        ratio = float(inst.b[i] / inst.B[i])
+        return _nps(zs, i, t) <= ratio * m.n[i, t] + 1.0 - float(delta[i])
+
+    m.dom_min_ps = dl.constraint(m.JT, rule=min_ps)
+
+
 def build_model(
     inst: OasisInstance,
     *,
@@ -266,184 +526,24 @@ def build_model(
         When ``deadline`` runs out during the building.
     """
     dl = Deadline(None) if deadline is None else deadline
-    I, H, K, R, T = (
-        inst.n_jobs,
-        inst.n_worker_servers,
-        inst.n_ps_servers,
-        inst.n_resources,
-        inst.n_slots,
-    )
+    d = _model_data(inst, dominance, dl)
     a = inst.arrival
-    nmax, W, first, live = job_limits(inst, dl.iterate(range(I), every=1))
-    fit_w = np.array([_fit(inst.c_worker, inst.w[i]) for i in range(I)]).reshape(I, H)
-    fit_p = np.array([_fit(inst.c_ps, inst.s[i]) for i in range(I)]).reshape(I, K)
-    # parameter servers: ceil(n b/B) <= n PS are needed for n workers (6)-(7)
-    # (b_i <= B_i for every live job, else no worker could run)
-    psmax = nmax.copy()
-    delta = np.zeros(I)
-    for i in live:
-        grid = np.arange(int(nmax[i]) + 1) * float(inst.b[i] / inst.B[i])
-        need = ceil_eps(grid)
-        if dominance:
-            psmax[i] = int(need[-1])
-        # largest delta with ceil(n b/B) <= n b/B + 1 - delta for all n <= N_max
-        delta[i] = max(0.0, float(np.min(1.0 + grid - need)) - 1e-6)
-
-    int_dom = pyo.NonNegativeReals if relax else pyo.NonNegativeIntegers
-    bin_dom = pyo.UnitInterval if relax else pyo.Binary
-
     m = pyo.ConcreteModel(name="oasis_offline_relaxed" if relax else "oasis_offline")
-    m._oasis = {"nmax": nmax, "W": W, "first": first, "live": live}
-    m.I = pyo.Set(initialize=range(I), ordered=True)
-    m.T = pyo.RangeSet(1, T)
-    y_idx = [
-        (i, h, t)
-        for i in live
-        for h in range(H)
-        if fit_w[i, h] > 0
-        for t in range(a[i], T + 1)
-    ]
-    z_idx = [
-        (i, k, t)
-        for i in live
-        for k in range(K)
-        if fit_p[i, k] > 0
-        for t in range(a[i], T + 1)
-    ]
-    u_idx = [(i, t) for i in live for t in range(first[i], T + 1)]
-    m.Y = pyo.Set(initialize=y_idx, dimen=3, ordered=True)
-    m.Z = pyo.Set(initialize=z_idx, dimen=3, ordered=True)
-    m.U = pyo.Set(initialize=u_idx, dimen=2, ordered=True)
-
-    m.x = pyo.Var(m.I, domain=bin_dom)
-    for i in range(I):
-        if i not in live:
-            m.x[i].fix(0)
-    m.y = pyo.Var(
-        m.Y, domain=int_dom, bounds=lambda _, i, h, t: (0, min(nmax[i], fit_w[i, h]))
-    )
-    m.z = pyo.Var(
-        m.Z, domain=int_dom, bounds=lambda _, i, k, t: (0, min(psmax[i], fit_p[i, k]))
-    )
-    m.u = pyo.Var(m.U, domain=bin_dom)
-
-    jt = [(i, t) for i in live for t in range(a[i], T + 1)]
-    m.JT = pyo.Set(initialize=jt, dimen=2, ordered=True)
-    # n[i, t] = sum_h y[i, h, t]: workers of job i in slot t (branching on it
-    # is far more effective than on the per-server y)
-    m.n = pyo.Var(m.JT, domain=int_dom, bounds=lambda _, i, t: (0, int(nmax[i])))
-    ys: dict[tuple[int, int], list] = {}
-    zs: dict[tuple[int, int], list] = {}
-    for i, h, t in y_idx:
-        ys.setdefault((i, t), []).append(m.y[i, h, t])
-    for i, k, t in z_idx:
-        zs.setdefault((i, t), []).append(m.z[i, k, t])
-
-    def nps(i: int, t: int):
-        return pyo.quicksum(zs.get((i, t), []))
-
-    m.n_def = dl.constraint(
-        m.JT, rule=lambda _, i, t: m.n[i, t] == pyo.quicksum(ys.get((i, t), []))
-    )
-
+    m._oasis = {"nmax": d.nmax, "W": d.W, "first": d.first, "live": d.live}
+    zs = _add_variables(m, inst, d, relax, dl)
     # (1) with the completion indicators
     m.obj = pyo.Objective(
         expr=pyo.quicksum(
-            float(inst.utility(i, t - a[i])) * m.u[i, t] for i, t in dl.iterate(u_idx)
+            float(inst.utility(i, t - a[i])) * m.u[i, t] for i, t in dl.iterate(d.u_idx)
         ),
         sense=pyo.maximize,
     )
-
-    # (2) workload (integer y: right-hand side rounded up)
-    def total(i: int):
-        return pyo.quicksum(m.n[i, t] for t in range(a[i], T + 1))
-
-    m.c2_workload = dl.constraint(
-        live, rule=lambda _, i: total(i) >= int(W[i]) * m.x[i]
-    )
-    # (3) concurrent workers, N_i replaced by the tighter N_max_i <= N_i
-    m.c3_max_workers = dl.constraint(
-        m.JT, rule=lambda _, i, t: m.n[i, t] <= int(nmax[i]) * m.x[i]
-    )
-
-    # (4)-(5) capacity rows that can bind
-    def cap_rows(idx, var, dem, cap, taken):
-        users: dict[tuple[int, int], list] = {}
-        for i, s, t in idx:
-            users.setdefault((s, t), []).append(i)
-        rows = {}
-        for (s, t), js in dl.iterate(users.items()):
-            for r in range(R):
-                terms = [(float(dem[i, r]), var[i, s, t]) for i in js if dem[i, r] > 0]
-                if not terms:
-                    continue
-                left = float(cap[s, r]) - (0.0 if taken is None else taken[s, r, t - 1])
-                left = max(left, 0.0)  # other jobs' use at capacity: round-off only
-                most = sum(c * v.ub for c, v in terms)
-                if most <= left + 1e-9:
-                    continue
-                rows[(s, r, t)] = pyo.quicksum(c * v for c, v in terms) <= left
-        return rows
-
-    g_used, v_used = (None, None) if used is None else used
-    rows4 = cap_rows(y_idx, m.y, inst.w, inst.c_worker, g_used)
-    rows5 = cap_rows(z_idx, m.z, inst.s, inst.c_ps, v_used)
-    m.c4_worker_capacity = dl.constraint(
-        list(rows4), rule=lambda _, h, r, t: rows4[h, r, t]
-    )
-    m.c5_ps_capacity = dl.constraint(
-        list(rows5), rule=lambda _, k, r, t: rows5[k, r, t]
-    )
-    # (6) PS bandwidth covers worker bandwidth, (7) #PS <= #workers
-    m.c6_ps_bandwidth = dl.constraint(
-        m.JT,
-        rule=lambda _, i, t: (
-            float(inst.b[i]) * m.n[i, t] <= float(inst.B[i]) * nps(i, t)
-        ),
-    )
-    m.c7_ps_count = dl.constraint(m.JT, rule=lambda _, i, t: nps(i, t) <= m.n[i, t])
-
-    # (8) completion slot
-    m.c8_completion_once = dl.constraint(
-        live,
-        rule=lambda _, i: (
-            pyo.quicksum(m.u[i, t] for t in range(first[i], T + 1)) == m.x[i]
-        ),
-    )
-
-    def upper(_, i, t):
-        later = pyo.quicksum(m.u[i, s] for s in range(max(t, first[i]), T + 1))
-        return m.n[i, t] <= int(nmax[i]) * later
-
-    m.c8_completion_upper = dl.constraint(
-        [(i, t) for i, t in jt if t >= first[i]], rule=upper
-    )
-    m.c8_completion_lower = dl.constraint(
-        m.U, rule=lambda _, i, t: m.n[i, t] >= m.u[i, t]
-    )
-
-    def by_completion(_, i, t):
-        done = pyo.quicksum(m.n[i, s] for s in range(a[i], t + 1))
-        return done >= int(W[i]) * pyo.quicksum(
-            m.u[i, s] for s in range(first[i], t + 1)
-        )
-
-    m.c8_work_by_completion = dl.constraint(
-        [(i, t) for i, t in u_idx if t < T], rule=by_completion
-    )
-
+    _add_worker_rows(m, inst, d, dl)
+    _add_capacity_rows(m, inst, d, used, dl)
+    _add_ps_rows(m, inst, zs, dl)
+    _add_completion_rows(m, inst, d, dl)
     if dominance:
-        # no surplus worker-slots: with (2) this makes sum n == W_i x_i
-        m.dom_no_surplus_work = dl.constraint(
-            live, rule=lambda _, i: total(i) <= int(W[i]) * m.x[i]
-        )
-
-        # fewest parameter servers: sum_k z <= ceil(n b/B) <= n b/B + 1 - delta
-        def min_ps(_, i, t):
-            ratio = float(inst.b[i] / inst.B[i])
-            return nps(i, t) <= ratio * m.n[i, t] + 1.0 - float(delta[i])
-
-        m.dom_min_ps = dl.constraint(m.JT, rule=min_ps)
+        _add_dominance_rows(m, inst, d, zs, dl)
     dl.check()
     return m
 

@@ -18,8 +18,6 @@ MAX_LINES = 120
 
 #: ``path::qualified name`` -> why it stays longer than :data:`MAX_LINES`.
 ALLOWED: dict[str, str] = {
-    "models/oasis.py::build_model": "one Pyomo model, constraints (1)-(13) in "
-    "order beside the paper",
     "optsched/hetero/_market_nb.py::market_core": "numba-compiled market loop; "
     "splitting adds call overhead in the hot loop",
 }
