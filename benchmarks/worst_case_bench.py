@@ -24,7 +24,9 @@ bound, the settings and the commit that ran it); per search, saved as soon
 as it finishes, ``--data``/runs/``<stem>.row.json`` and
 ``<stem>.trace.csv.gz``, so ``--resume`` goes on after a stop.  The issue asks for 2,000 evaluations
 per search: ``python -m benchmarks.worst_case_bench --evals 2000`` (hours on
-2 cores); ``--quick`` is the smoke test (2 random instances, 3 evaluations,
+2 cores); ``--refresh-random`` recomputes only the random-instance columns on the
+current checkout (:func:`refresh_random`; minutes), for a table whose searches
+ran at an older commit; ``--quick`` is the smoke test (2 random instances, 3 evaluations,
 ``anneal`` only, data written to the output folder, not to ``--data``).
 """
 
@@ -36,6 +38,7 @@ import math
 from pathlib import Path
 from typing import Any
 
+import numpy as np
 import pandas as pd
 
 import optsched
@@ -73,7 +76,7 @@ COLUMNS = [
     "paper", "algorithm", "role", "method", "n_evals", "worst_ratio", "kind",
     "opt_status", "start_ratio", "random_median", "random_mean", "random_max", "random_n",
     "proven_bound", "size", "seed", "time_limit", "batch", "starts", "failures",
-    "first_failure", "commit",
+    "first_failure", "commit", "random_commit",
 ]  # fmt: skip
 FIGURES_HOW = "python -m benchmarks.worst_case_bench --figures"
 SHOW = ["paper", "algorithm", "role", "method", "n_evals", "worst_ratio", "kind",
@@ -146,6 +149,74 @@ def _random_table(
     t = random_ratios(key, n, size, workers)
     write_atomic(runs, {f.name: lambda g: t.to_csv(g, index_label="algorithm")})
     return t
+
+
+def refresh_random(
+    data_dir: Path, papers: tuple[str, ...], n: int, workers: int | None
+) -> list[str]:
+    """Recompute each paper's random-instance table on this checkout.
+
+    Writes ``<data>/runs/<key>.random.csv`` anew (:func:`random_ratios`, ``n``
+    instances at the paper's ``demo_size``) and sets the ``random_*`` fields
+    of the paper's saved searches to its rows, with ``random_commit`` the
+    checkout that computed them (the search itself, ``commit``, is not run
+    again).  Returns one line per paper saying what changed.
+
+    Raises
+    ------
+    RuntimeError
+        When the two strongest baselines (:func:`strongest`) are not the
+        ones the saved searches were run for: the searches would then have
+        to be run again, not only their random columns.
+    """
+    runs = data_dir / "runs"
+    commit = current_commit()
+    said = []
+    for key in papers:
+        f = runs / f"{key}.random.csv"
+        old = pd.read_csv(f, index_col="algorithm") if f.exists() else None
+        table = random_ratios(key, n, dict(optsched.get_paper(key).demo_size), workers)
+        saved = [
+            json.loads(r.read_text()) for r in sorted(runs.glob(f"{key}_*.row.json"))
+        ]
+        searched = {r["algorithm"] for r in saved if r["role"] == "baseline"}
+        if searched and searched != set(strongest(table, key)):
+            raise RuntimeError(
+                f"{key}: the strongest baselines are now {strongest(table, key)}, "
+                f"the saved searches are for {sorted(searched)}: run them again"
+            )
+        write_atomic(
+            runs, {f.name: lambda g, t=table: t.to_csv(g, index_label="algorithm")}
+        )
+        for row in saved:
+            alg = row["algorithm"]
+            row.update(
+                random_median=float(table.loc[alg, "median"]),
+                random_mean=float(table.loc[alg, "mean"]),
+                random_max=float(table.loc[alg, "max"]),
+                random_n=int(table.loc[alg, "count"]),
+                random_commit=commit,
+            )
+            stem = f"{key}_{alg}_{row['method']}"
+            write_atomic(runs, {f"{stem}.row.json": _text(json.dumps(row, indent=1))})
+        same = old is not None and _same_table(old, table)
+        said.append(
+            f"{key}: {'as before' if same else 'changed'} ({len(saved)} searches)"
+        )
+    return said
+
+
+def _same_table(old: pd.DataFrame, new: pd.DataFrame) -> bool:
+    """Same algorithms, counts and (to 1e-9 relative) median / mean / max."""
+    if set(old.index) != set(new.index):
+        return False
+    old = old.loc[new.index]
+    cols = ["median", "mean", "max"]
+    return bool(
+        (old["count"].to_numpy() == new["count"].to_numpy()).all()
+        and np.allclose(old[cols].to_numpy(float), new[cols].to_numpy(float),
+                        rtol=1e-9, equal_nan=True)
+    )  # fmt: skip
 
 
 def _search(key, alg, role, method, n_evals, size, table, data_dir, workers) -> dict:
@@ -414,6 +485,9 @@ def markdown(df: pd.DataFrame) -> str:
                 for m in METHODS
             )
         commits = "/".join(sorted({c for c in d["commit"] if isinstance(c, str)}))
+        redone = sorted({c for c in d["random_commit"] if isinstance(c, str)})
+        if redone:
+            commits += f" (random: {'/'.join(redone)})"
         lines.append(
             f"| `{key}` | `{alg}` ({r0['role']}) | {evals} | {rnd} | {cells[0]} "
             f"| {cells[1]} | {int(d['failures'].sum())} | {bound or 'none proven'} "
@@ -447,6 +521,9 @@ def main(argv: list[str] | None = None) -> pd.DataFrame:
     ap.add_argument("--rescore", action="store_true",
                     help="re-derive kinds and ratios of the saved traces with the "
                     "current core rule (no new evaluation), then rebuild the manifest")  # fmt: skip
+    ap.add_argument("--refresh-random", action="store_true",
+                    help="recompute the random-instance tables on this checkout and "
+                    "the saved searches' random columns (no search re-run)")  # fmt: skip
     ap.add_argument("--table", type=Path, default=None, metavar="FILE",
                     help="only write the results table from the saved rows into FILE")  # fmt: skip
     ap.add_argument(
@@ -460,6 +537,9 @@ def main(argv: list[str] | None = None) -> pd.DataFrame:
         ap.error("--record goes with --figures")
     if a.rescore:
         print("rescored:", ", ".join(rescore(a.data)) or "nothing changed")
+        return summarise(a.out, a.data)
+    if a.refresh_random:
+        print("\n".join(refresh_random(a.data, papers, a.random, a.workers)))
         return summarise(a.out, a.data)
     if a.figures:
         figures(a.data, papers, a.out_figures, a.record)

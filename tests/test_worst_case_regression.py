@@ -166,3 +166,48 @@ def test_results_table_is_generated_from_the_saved_rows(tmp_path):
         assert bench._num(float(r["worst_ratio"])) in line
     bench.main(args)  # idempotent
     assert doc.read_text() == text
+
+
+def test_saved_rows_carry_their_papers_random_table():
+    """Every saved search's random columns are its paper's random-instance
+    table (``<key>.random.csv``), as ``--refresh-random`` or the search wrote
+    them: the table in docs/worst_case.md shows one computation."""
+    runs = bench.DATA / "runs"
+    for f in sorted(runs.glob("*.row.json")):
+        row = json.loads(f.read_text())
+        t = pd.read_csv(runs / f"{row['paper']}.random.csv", index_col="algorithm")
+        r = t.loc[row["algorithm"]]
+        assert row["random_n"] == int(r["count"]), f.name
+        for c in ("median", "mean", "max"):
+            assert row[f"random_{c}"] == pytest.approx(float(r[c]), rel=1e-12), f.name
+
+
+def test_refresh_random_rewrites_tables_and_rows_only(tmp_path, monkeypatch):
+    """``refresh_random`` writes the new table and each saved row's random
+    columns with the commit that computed them, leaves the search's own
+    fields alone, and refuses when the strongest baselines moved."""
+    import shutil
+
+    shutil.copytree(bench.DATA / "runs", tmp_path / "runs")
+    before = json.loads((tmp_path / "runs" / "okita_drf_anneal.row.json").read_text())
+    table = pd.read_csv(tmp_path / "runs" / "okita.random.csv", index_col="algorithm")
+    new = table.copy()
+    new.loc["okita", "mean"] = 9.5  # own algorithm: the baselines' order stays
+    monkeypatch.setattr(bench, "random_ratios", lambda *a, **k: new)
+    monkeypatch.setattr(bench, "current_commit", lambda: "abc1234")
+    said = bench.refresh_random(tmp_path, ("okita",), 20, 1)
+    assert said == ["okita: changed (6 searches)"]
+    back = pd.read_csv(tmp_path / "runs" / "okita.random.csv", index_col="algorithm")
+    assert back.loc["okita", "mean"] == 9.5
+    own = json.loads((tmp_path / "runs" / "okita_okita_anneal.row.json").read_text())
+    assert own["random_mean"] == 9.5 and own["random_commit"] == "abc1234"
+    after = json.loads((tmp_path / "runs" / "okita_drf_anneal.row.json").read_text())
+    assert {k: v for k, v in after.items() if k != "random_commit"} == before
+    assert bench.refresh_random(tmp_path, ("okita",), 20, 1) == [
+        "okita: as before (6 searches)"
+    ]
+    worse = new.copy()
+    worse.loc["drf", ["median", "mean"]] = 99.0  # drf no longer among the two best
+    monkeypatch.setattr(bench, "random_ratios", lambda *a, **k: worse)
+    with pytest.raises(RuntimeError, match="run them again"):
+        bench.refresh_random(tmp_path, ("okita",), 20, 1)
