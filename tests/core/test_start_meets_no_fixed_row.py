@@ -86,6 +86,9 @@ def test_oasis_fixed_admission_keeps_the_start(seed: int) -> None:
     )
     assert res.has_solution
     assert res.objective == pytest.approx(value, rel=1e-9)
+    # the incumbent, read back as a schedule, is the start by the checker
+    back = oasis_check(inst, oasis_model.extract_schedule(model, inst)).objective
+    assert back == pytest.approx(value, rel=1e-9)
 
 
 @pytest.mark.parametrize("seed", [0, 1])
@@ -110,7 +113,11 @@ def test_no_solve_with_a_start_holds_a_fixed_variable_in_a_row(key, seen):
     p = optsched.get_paper(key)
     for seed in (0, 1):
         inst = p.generate(seed, **p.demo_size)
-        p.solve_offline(inst, start=best_start(p, inst), time_limit=30, threads=1)
+        res = p.solve_offline(inst, start=best_start(p, inst), time_limit=30, threads=1)
+        # the result is the checker's, as for every solve
+        assert p.check(inst, res.schedule).objective == pytest.approx(
+            res.objective, rel=1e-9
+        )
     assert seen, f"{key}: no solve received a MIP start"
     assert [s for s in seen if s[1]] == []
 
