@@ -215,6 +215,7 @@ from __future__ import annotations
 import math
 from collections import defaultdict
 from collections.abc import Callable, Mapping
+from dataclasses import dataclass
 
 import numpy as np
 import pyomo.environ as pyo
@@ -386,18 +387,17 @@ def build_model(
             f"formulation: must be one of {FORMULATION_NAMES}, got {formulation!r}"
         )
     dl = Deadline(None) if deadline is None else deadline
-    ybar = worker_bound(inst)
-    idx = _index(inst, ybar)
+    d = _model_data(inst)
     m = pyo.ConcreteModel(name="okita_relaxed" if relax else "okita")
-    m._okita = {"ybar": ybar}
-    _add_variables(m, inst, idx, relax=relax)
-    _add_objective(m, inst, idx, dl)
-    _add_job_rows(m, inst, idx, dl)
-    _add_capacity_rows(m, inst, dl)
+    m._okita = {"ybar": d.ybar}
+    _add_variables(m, inst, d, relax=relax)
+    _add_objective(m, inst, d, dl)
+    _add_job_rows(m, inst, d, dl)
+    _add_capacity_rows(m, inst, d, dl)
     if formulation == "v1":
-        _add_exchange_rows(m, inst, idx, dl)
+        _add_exchange_rows(m, inst, d, dl)
     else:
-        _add_v2_rows(m, inst, dl, relax=relax)
+        _add_v2_rows(m, inst, d, dl)
     if formulation == "v3":
         add_cuts(m, inst, CUTS)
     m._okita["formulation"] = formulation
@@ -405,15 +405,33 @@ def build_model(
     return m
 
 
-def _index(inst: OkitaInstance, ybar: np.ndarray) -> dict[str, list]:
-    """Index lists of :func:`build_model`'s variables ``y, s`` (``"y"``),
-    ``x``, ``l``, ``u`` and ``e`` (module docstring, "Variables")."""
+@dataclass(frozen=True)
+class _ModelData:
+    """Worker bounds and index lists of one :func:`build_model` call.
+
+    ``ybar`` is :func:`worker_bound` (I x R); ``y_idx`` indexes ``y`` and
+    ``s``, ``x_idx``, ``l_idx``, ``u_idx`` and ``e_idx`` index ``x``, ``l``,
+    ``u`` and ``e`` (module docstring, "Variables").
+    """
+
+    ybar: np.ndarray
+    y_idx: list[tuple[int, int, int]]
+    x_idx: list[tuple[int, int, int]]
+    l_idx: list[tuple[int, int, int]]
+    u_idx: list[tuple[int, int]]
+    e_idx: list[tuple[int, int, int]]
+
+
+def _model_data(inst: OkitaInstance) -> _ModelData:
+    """The worker bounds and index lists of :func:`build_model`."""
     I_, R, T = inst.n_jobs, inst.n_sites, inst.n_slots
     a, D, q = inst.arrival, inst.D, inst.q
+    ybar = worker_bound(inst)
     y_idx = [(i, r, t) for i in range(I_) for r in range(R) for t in range(a[i], T + 1)]
-    return {
-        "y": y_idx,
-        "x": [
+    return _ModelData(
+        ybar=ybar,
+        y_idx=y_idx,
+        x_idx=[
             (i, r, rr)
             for i in range(I_)
             for r in range(R)
@@ -421,29 +439,29 @@ def _index(inst: OkitaInstance, ybar: np.ndarray) -> dict[str, list]:
             for rr in range(R)
             if ybar[i, rr] > 0
         ],
-        "l": [(i, r, t) for i, r, t in y_idx if ybar[i, r] > 0],
-        "u": [(i, t) for i in range(I_) for t in range(a[i], T + 1)],
-        "e": [
+        l_idx=[(i, r, t) for i, r, t in y_idx if ybar[i, r] > 0],
+        u_idx=[(i, t) for i in range(I_) for t in range(a[i], T + 1)],
+        e_idx=[
             (i, r, t)
             for i, r, t in y_idx
             if ybar[i, r] > 0 and inst.pi[i] > 0 and q[r].max() > 0
         ],
-    }
+    )
 
 
 def _add_variables(
-    m: pyo.ConcreteModel, inst: OkitaInstance, idx: dict[str, list], *, relax: bool
+    m: pyo.ConcreteModel, inst: OkitaInstance, d: _ModelData, *, relax: bool
 ) -> None:
     """Sets ``Y, X, L, U, E`` and variables ``y, s, x, l, u, e`` (integer or,
     with ``relax``, their continuous relaxations)."""
-    ybar, D = m._okita["ybar"], inst.D
+    ybar, D = d.ybar, inst.D
     dom_int = pyo.NonNegativeReals if relax else pyo.NonNegativeIntegers
     dom_bin = pyo.UnitInterval if relax else pyo.Binary
-    m.Y = pyo.Set(initialize=idx["y"], dimen=3, ordered=True)
-    m.X = pyo.Set(initialize=idx["x"], dimen=3, ordered=True)
-    m.L = pyo.Set(initialize=idx["l"], dimen=3, ordered=True)
-    m.U = pyo.Set(initialize=idx["u"], dimen=2, ordered=True)
-    m.E = pyo.Set(initialize=idx["e"], dimen=3, ordered=True)
+    m.Y = pyo.Set(initialize=d.y_idx, dimen=3, ordered=True)
+    m.X = pyo.Set(initialize=d.x_idx, dimen=3, ordered=True)
+    m.L = pyo.Set(initialize=d.l_idx, dimen=3, ordered=True)
+    m.U = pyo.Set(initialize=d.u_idx, dimen=2, ordered=True)
+    m.E = pyo.Set(initialize=d.e_idx, dimen=3, ordered=True)
     m.y = pyo.Var(m.Y, domain=dom_int, bounds=lambda _, i, r, t: (0, int(ybar[i, r])))
     m.s = pyo.Var(m.Y, domain=dom_bin)
     m.x = pyo.Var(m.X, domain=dom_int, bounds=lambda _, i, r, rr: (0, int(D[i, r])))
@@ -458,39 +476,39 @@ def _active(m: pyo.ConcreteModel, i: int, t: int, T: int):
 
 
 def _add_objective(
-    m: pyo.ConcreteModel, inst: OkitaInstance, idx: dict[str, list], dl: Deadline
+    m: pyo.ConcreteModel, inst: OkitaInstance, d: _ModelData, dl: Deadline
 ) -> None:
     """Objective ``obj``, (2): latency by completion indicators + Eq. (1)."""
     a, q = inst.arrival, inst.q
     lat = [
         (float(inst.jobs[i].cost.value(t - a[i])), m.u[i, t])
-        for i, t in dl.iterate(idx["u"], "objective (2)")
+        for i, t in dl.iterate(d.u_idx, "objective (2)")
     ]
     transfer = [
         (float(inst.delta[i] * q[r, rr]), m.x[i, r, rr])
-        for i, r, rr in idx["x"]
+        for i, r, rr in d.x_idx
         if q[r, rr] > 0 and inst.delta[i] > 0
     ]
     m.obj = pyo.Objective(
         expr=pyo.quicksum(c * v for c, v in lat + transfer)
-        + pyo.quicksum(m.e[k] for k in idx["e"]),
+        + pyo.quicksum(m.e[k] for k in d.e_idx),
         sense=pyo.minimize,
     )
 
 
 def _add_job_rows(
-    m: pyo.ConcreteModel, inst: OkitaInstance, idx: dict[str, list], dl: Deadline
+    m: pyo.ConcreteModel, inst: OkitaInstance, d: _ModelData, dl: Deadline
 ) -> None:
     """Rows (2a), (2b), (2c) and (2e) of every job."""
     I_, R, T = inst.n_jobs, inst.n_sites, inst.n_slots
-    a, D, ybar = inst.arrival, inst.D, m._okita["ybar"]
+    a, D, ybar = inst.arrival, inst.D, d.ybar
     x_src: dict[tuple[int, int], list] = defaultdict(list)
     x_dst: dict[tuple[int, int], list] = defaultdict(list)
-    for i, r, rr in idx["x"]:
+    for i, r, rr in d.x_idx:
         x_src[i, r].append(m.x[i, r, rr])
         x_dst[i, rr].append(m.x[i, r, rr])
     l_dst: dict[tuple[int, int], list] = defaultdict(list)
-    for i, r, t in idx["l"]:
+    for i, r, t in d.l_idx:
         l_dst[i, r].append(m.l[i, r, t])
     # (2a) per source site, and the per-slot loads l = sum_r g
     m.c2a_data = dl.constraint(
@@ -523,7 +541,7 @@ def _add_job_rows(
         rule=lambda _, i: pyo.quicksum(m.u[i, t] for t in range(a[i], T + 1)) == 1,
     )
     m.c2e_completion_upper = dl.constraint(
-        [(i, r, t) for i, r, t in idx["y"] if t > a[i] and ybar[i, r] > 0],
+        [(i, r, t) for i, r, t in d.y_idx if t > a[i] and ybar[i, r] > 0],
         rule=lambda _, i, r, t: m.y[i, r, t] <= int(ybar[i, r]) * _active(m, i, t, T),
     )
     m.c2e_completion_lower = dl.constraint(
@@ -532,10 +550,12 @@ def _add_job_rows(
     )
 
 
-def _add_capacity_rows(m: pyo.ConcreteModel, inst: OkitaInstance, dl: Deadline) -> None:
+def _add_capacity_rows(
+    m: pyo.ConcreteModel, inst: OkitaInstance, d: _ModelData, dl: Deadline
+) -> None:
     """Rows ``c2d_capacity``, (2d); rows that cannot bind are skipped."""
     I_, R, K, T = inst.n_jobs, inst.n_sites, inst.n_resources, inst.n_slots
-    a, ybar = inst.arrival, m._okita["ybar"]
+    a, ybar = inst.arrival, d.ybar
     rows = {}
     for r in range(R):
         for t in dl.iterate(range(1, T + 1), "capacity rows (2d)", every=16):
@@ -558,12 +578,12 @@ def _add_capacity_rows(m: pyo.ConcreteModel, inst: OkitaInstance, dl: Deadline) 
 
 
 def _add_exchange_rows(
-    m: pyo.ConcreteModel, inst: OkitaInstance, idx: dict[str, list], dl: Deadline
+    m: pyo.ConcreteModel, inst: OkitaInstance, d: _ModelData, dl: Deadline
 ) -> None:
     """Rows ``eq1_exchange`` of formulation v1, Eq. (1):
     ``e >= pi (q^{rr'} y - Ybar sum_r'' (q^{rr'} - q^{rr''})^+ s^{r''})``."""
-    R, q, ybar = inst.n_sites, inst.q, m._okita["ybar"]
-    ex_rows = [(i, r, t, rr) for i, r, t in idx["e"] for rr in range(R) if q[r, rr] > 0]
+    R, q, ybar = inst.n_sites, inst.q, d.ybar
+    ex_rows = [(i, r, t, rr) for i, r, t in d.e_idx for rr in range(R) if q[r, rr] > 0]
 
     def exchange(_, i, r, t, rr):
         pi, yb = float(inst.pi[i]), int(ybar[i, r])
@@ -605,7 +625,7 @@ def ps_worker_bound(inst: OkitaInstance) -> np.ndarray:
 
 
 def _add_v2_rows(
-    m: pyo.ConcreteModel, inst: OkitaInstance, dl: Deadline, *, relax: bool
+    m: pyo.ConcreteModel, inst: OkitaInstance, d: _ModelData, dl: Deadline
 ) -> None:
     """The rows of formulation v2 (module docstring, "Formulation v2").
 
@@ -617,11 +637,11 @@ def _add_v2_rows(
     r``), ``v2_data`` (``lp <= D_i^r s^p + sum_{r0 != r} x[i, r0, r]``),
     ``v2_slot_load`` (``sum_r lp <= N_i s^p``), ``v2_exchange`` (``e >= pi
     sum_p q^{rp} yp``) and ``s[i, p, t] = 0`` where the PS does not fit
-    (``v2_ps_fits``).
+    (``v2_ps_fits``).  The data rows are :func:`_add_v2_data_rows`'.
     """
     R, T = inst.n_sites, inst.n_slots
-    a, D, q = inst.arrival, inst.D, inst.q
-    ybar = m._okita["ybar"]
+    a, q = inst.arrival, inst.q
+    ybar = d.ybar
     ybar_ps = ps_worker_bound(inst)
     m._okita["ybar_ps"] = ybar_ps
     fits = ybar_ps >= 0
@@ -636,10 +656,8 @@ def _add_v2_rows(
     m.yp = pyo.Var(m.P, domain=pyo.NonNegativeReals)
     m.lp = pyo.Var(m.P, domain=pyo.NonNegativeReals)
     by_irt: dict[tuple[int, int, int], list[int]] = defaultdict(list)
-    by_ipt: dict[tuple[int, int, int], list[int]] = defaultdict(list)
     for i, r, p, t in idx:
         by_irt[i, r, t].append(p)
-        by_ipt[i, p, t].append(r)
 
     def cap(i: int, r: int, p: int) -> int:
         return int(ybar_ps[i, r] if p == r else ybar[i, r])
@@ -672,11 +690,40 @@ def _add_v2_rows(
         m.P,
         rule=lambda _, i, r, p, t: m.yp[i, r, p, t] <= cap(i, r, p) * m.s[i, p, t],
     )
+    _add_v2_data_rows(m, inst, idx, by_irt, dl)
+    m.v2_exchange = dl.constraint(
+        [k for k in m.E if k in by_irt],
+        rule=lambda _, i, r, t: (
+            m.e[i, r, t]
+            >= float(inst.pi[i])
+            * pyo.quicksum(
+                float(q[r, p]) * m.yp[i, r, p, t]
+                for p in by_irt[i, r, t]
+                if q[r, p] > 0
+            )
+        ),
+    )
+
+
+def _add_v2_data_rows(
+    m: pyo.ConcreteModel,
+    inst: OkitaInstance,
+    idx: list[tuple[int, int, int, int]],
+    by_irt: Mapping[tuple[int, int, int], list[int]],
+    dl: Deadline,
+) -> None:
+    """Formulation v2's data rows ``v2_data``, ``v2_inflow`` and
+    ``v2_slot_load`` over ``idx`` (the index of ``yp`` / ``lp``) with the
+    variables ``w[i, r, p, t]``: chunks moved into ``r`` from other sites and
+    trained there in slot ``t`` with the PS on ``p``."""
+    R, D = inst.n_sites, inst.D
+    by_ipt: dict[tuple[int, int, int], list[int]] = defaultdict(list)
+    for i, r, p, t in idx:
+        by_ipt[i, p, t].append(r)
     inflow = {
         (i, r): [m.x[i, r0, r] for r0 in range(R) if r0 != r and (i, r0, r) in m.x]
         for i, r, _ in by_irt
     }
-    # w: chunks moved into r (from other sites) trained in slot t with the PS on p
     m.W = pyo.Set(initialize=[k for k in idx if inflow[k[0], k[1]]], dimen=4)
     m.w = pyo.Var(m.W, domain=pyo.NonNegativeReals)
     m.v2_data = dl.constraint(
@@ -699,18 +746,6 @@ def _add_v2_rows(
         rule=lambda _, i, p, t: (
             pyo.quicksum(m.lp[i, r, p, t] for r in by_ipt[i, p, t])
             <= int(D[i].sum()) * m.s[i, p, t]
-        ),
-    )
-    m.v2_exchange = dl.constraint(
-        [k for k in m.E if k in by_irt],
-        rule=lambda _, i, r, t: (
-            m.e[i, r, t]
-            >= float(inst.pi[i])
-            * pyo.quicksum(
-                float(q[r, p]) * m.yp[i, r, p, t]
-                for p in by_irt[i, r, t]
-                if q[r, p] > 0
-            )
         ),
     )
 
