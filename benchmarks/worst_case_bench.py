@@ -35,6 +35,7 @@ from __future__ import annotations
 import argparse
 import json
 import math
+from collections.abc import Callable
 from pathlib import Path
 from typing import Any
 
@@ -160,7 +161,10 @@ def refresh_random(
     instances at the paper's ``demo_size``) and sets the ``random_*`` fields
     of the paper's saved searches to its rows, with ``random_commit`` the
     checkout that computed them (the search itself, ``commit``, is not run
-    again).  Returns one line per paper saying what changed.
+    again).  Every paper is computed and checked before anything is
+    written; then all the files are written together or none
+    (:func:`optsched.core.base.write_atomic`).  Returns one line per paper
+    saying what changed.
 
     Raises
     ------
@@ -172,6 +176,7 @@ def refresh_random(
     runs = data_dir / "runs"
     commit = current_commit()
     said = []
+    writers: dict[str, Callable[[str], object]] = {}
     for key in papers:
         f = runs / f"{key}.random.csv"
         old = pd.read_csv(f, index_col="algorithm") if f.exists() else None
@@ -185,9 +190,7 @@ def refresh_random(
                 f"{key}: the strongest baselines are now {strongest(table, key)}, "
                 f"the saved searches are for {sorted(searched)}: run them again"
             )
-        write_atomic(
-            runs, {f.name: lambda g, t=table: t.to_csv(g, index_label="algorithm")}
-        )
+        writers[f.name] = lambda g, t=table: t.to_csv(g, index_label="algorithm")
         for row in saved:
             alg = row["algorithm"]
             row.update(
@@ -198,11 +201,13 @@ def refresh_random(
                 random_commit=commit,
             )
             stem = f"{key}_{alg}_{row['method']}"
-            write_atomic(runs, {f"{stem}.row.json": _text(json.dumps(row, indent=1))})
+            writers[f"{stem}.row.json"] = _text(json.dumps(row, indent=1))
         same = old is not None and _same_table(old, table)
         said.append(
             f"{key}: {'as before' if same else 'changed'} ({len(saved)} searches)"
         )
+    # every table computed and checked first, then all files or none
+    write_atomic(runs, writers)
     return said
 
 

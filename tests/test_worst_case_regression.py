@@ -217,6 +217,34 @@ def test_refresh_random_rewrites_tables_and_rows_only(tmp_path, monkeypatch):
         bench.refresh_random(tmp_path, ("okita",), 20, 1)
 
 
+def test_refresh_random_writes_all_papers_or_none(tmp_path, monkeypatch):
+    """A refusal on a later paper leaves every file as it was, the earlier
+    papers' too: each paper's table is computed and checked before any file
+    is written (``write_atomic`` over all of them)."""
+    import shutil
+
+    shutil.copytree(bench.DATA / "runs", tmp_path / "runs")
+    runs = tmp_path / "runs"
+    before = {f.name: f.read_bytes() for f in runs.iterdir()}
+    tables = {
+        k: pd.read_csv(runs / f"{k}.random.csv", index_col="algorithm")
+        for k in ("okita", "asrpt")
+    }
+    tables["okita"].loc["okita", "mean"] = 9.5  # a change that may be written
+    weak = bench.strongest(tables["asrpt"], "asrpt")[0]
+    tables["asrpt"].loc[weak, ["median", "mean"]] = 99.0  # asrpt must refuse
+    monkeypatch.setattr(bench, "random_ratios", lambda key, *a, **k: tables[key])
+    monkeypatch.setattr(bench, "current_commit", lambda: "abc1234")
+    with pytest.raises(RuntimeError, match="asrpt: .*run them again"):
+        bench.refresh_random(tmp_path, ("okita", "asrpt"), 20, 1)
+    assert {f.name: f.read_bytes() for f in runs.iterdir()} == before
+    # the control: okita alone is written (so the first call could have been)
+    assert bench.refresh_random(tmp_path, ("okita",), 20, 1) == [
+        "okita: changed (6 searches)"
+    ]
+    assert (runs / "okita.random.csv").read_bytes() != before["okita.random.csv"]
+
+
 def test_okita_random_instances_past_the_horizon():
     """Why okita's random columns changed since 0f7e39b (docs/worst_case.md):
     on the 20 random instances as generated, without the core horizon rule,
