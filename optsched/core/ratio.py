@@ -307,7 +307,12 @@ def ratios(
     Parameters
     ----------
     paper
-        Registry key or :class:`Paper`.
+        Registry key or the registered :class:`Paper`.  A modified copy
+        (``dataclasses.replace``) is not honoured yet: each instance's task
+        carries the key and fetches the registered paper again, so the
+        copy's own algorithms raise ``KeyError`` and its other fields are
+        ignored (known; ``tests/core/test_ratios_paper_copy.py``; register
+        a variant in its slice, docs/getting_started.md).
     n_instances, seed
         Instance ``j`` is generated with seed ``seed + j``.
     algorithms
