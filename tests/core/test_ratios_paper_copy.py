@@ -71,9 +71,15 @@ def test_ratios_uses_the_copys_own_solver():
 
 
 def test_ratios_of_the_registered_paper_object_equals_its_key():
-    """What works today: the registered ``Paper`` object itself is the key."""
+    """What works today: the registered ``Paper`` object itself is the key,
+    and its row holds the checker's objective of FIFO's schedule on the
+    instance of seed 0 (computed here without the harness)."""
     p = _paper()
     kw = dict(n_instances=1, algorithms=["fifo"], progress=False, **dict(p.demo_size))
     a = optsched.ratios(p, **kw).drop(columns=["alg_runtime_s", "opt_runtime_s"])
     b = optsched.ratios("okita", **kw).drop(columns=["alg_runtime_s", "opt_runtime_s"])
     assert a.equals(b)
+    inst = p.generate(seed=0, **dict(p.demo_size))
+    sched = p.run("fifo", inst)
+    fitted, _ = p.fit_horizon(inst, sched)
+    assert a["alg_objective"].iloc[0] == p.check(fitted, sched).objective
